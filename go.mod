@@ -1,0 +1,3 @@
+module github.com/lobsterdev/lobster
+
+go 1.25

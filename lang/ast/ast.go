@@ -1,0 +1,158 @@
+// Package ast declares the syntax tree of Lobster workflow files.
+//
+// One tree holds the whole file: the YAML (or JSON) structure, typed nodes for
+// every field the reference reads, unknown keys, and the tokens of the
+// languages embedded in strings (step and arg references, conditions,
+// pipelines, shell parameter expansions).
+//
+// Invariants, checked by the parser's tests and fuzz test:
+//   - every node has 0 <= Pos().Offset <= End().Offset <= len(source);
+//   - children lie inside their parent, except values reached through a YAML
+//     alias, which keep the range of the anchored value they stand for;
+//   - slices are in source order;
+//   - for every token node (references, shell variables, condition and
+//     pipeline tokens) the source bytes in its range spell the token as
+//     written, escapes included.
+package ast
+
+import "github.com/lobsterdev/lobster/lang/source"
+
+// Node is implemented by every node of the tree.
+type Node interface {
+	Pos() source.Pos // first byte of the node
+	End() source.Pos // first byte after the node
+	Span() source.Range
+}
+
+// Loc is embedded in every node and holds its range.
+type Loc struct {
+	Range source.Range
+}
+
+// Pos is the first byte of the node.
+func (l Loc) Pos() source.Pos { return l.Range.Start }
+
+// End is the first byte after the node.
+func (l Loc) End() source.Pos { return l.Range.End }
+
+// Span is the node's range.
+func (l Loc) Span() source.Range { return l.Range }
+
+// File is a parsed workflow file.
+type File struct {
+	Loc
+	Src      *source.File
+	JSON     bool       // parsed as strict JSON (.json extension)
+	Doc      Value      // the document's root: a *Workflow when it is a mapping; nil when empty
+	Workflow *Workflow  // Doc as a workflow, or nil
+	Comments []*Comment // YAML comments, in source order
+}
+
+// Comment is a YAML comment, from '#' to the end of the line.
+type Comment struct {
+	Loc
+	Text string // including the '#'
+}
+
+// Value is a YAML value: a generic *Scalar, *Mapping, *Sequence or *Alias, or
+// a typed node that stands for one (a *Template, an *Approval, a *StepList…).
+type Value interface {
+	Node
+	value()
+}
+
+// ScalarKind is the type a scalar resolves to under the YAML 1.2 core schema,
+// which is what the reference's YAML parser uses.
+type ScalarKind int
+
+// Scalar kinds.
+const (
+	Null ScalarKind = iota
+	Bool
+	Int
+	Float
+	String
+)
+
+var scalarKindNames = [...]string{"null", "bool", "int", "float", "string"}
+
+func (k ScalarKind) String() string { return scalarKindNames[k] }
+
+// Style is how a scalar is written.
+type Style int
+
+// Scalar styles.
+const (
+	Plain Style = iota
+	SingleQuoted
+	DoubleQuoted // also JSON strings
+	LiteralBlock // |
+	FoldedBlock  // >
+)
+
+var styleNames = [...]string{"plain", "single-quoted", "double-quoted", "literal", "folded"}
+
+func (s Style) String() string { return styleNames[s] }
+
+// Scalar is a YAML scalar. Its range covers the scalar as written: quotes,
+// block header and body included (not a trailing comment).
+type Scalar struct {
+	Loc
+	Kind   ScalarKind
+	Style  Style
+	Text   string         // the decoded value; for non-strings the text as written
+	Bool   bool           // the value when Kind is Bool
+	Num    float64        // the value when Kind is Int or Float (numbers are JavaScript numbers)
+	Tag    string         // an explicit tag such as "!!str", or ""
+	Anchor string         // the anchor name defined on this node, or ""
+	Map    source.TextMap // decoded Text → source bytes
+}
+
+// Mapping is a YAML mapping.
+type Mapping struct {
+	Loc
+	Flow   bool
+	Anchor string
+	Pairs  []*Pair
+}
+
+// Pair is one entry of a mapping. Value is never nil: an absent value is a
+// null *Scalar with an empty range.
+type Pair struct {
+	Loc
+	Key   *Scalar
+	Value Value
+}
+
+// Sequence is a YAML sequence.
+type Sequence struct {
+	Loc
+	Flow   bool
+	Anchor string
+	Items  []Value
+}
+
+// Alias is a YAML alias (*name). Target is the anchored value, or nil when no
+// anchor of that name was defined before it.
+type Alias struct {
+	Loc
+	Name   string
+	Target Value
+}
+
+func (*Scalar) value()   {}
+func (*Mapping) value()  {}
+func (*Sequence) value() {}
+func (*Alias) value()    {}
+
+// Resolve follows aliases to the value they stand for (nil for an undefined alias).
+func Resolve(v Value) Value {
+	for i := 0; i < 64; i++ {
+		a, ok := v.(*Alias)
+		if !ok {
+			return v
+		}
+		v = a.Target
+	}
+	return nil
+}

@@ -1,0 +1,127 @@
+package ast
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Fprint writes an indented dump of the tree rooted at n, one node a line
+// with its type, range (line:col-line:col) and key facts. Goldens use it.
+func Fprint(w io.Writer, n Node) error {
+	var err error
+	depth := 0
+	Inspect(n, func(n Node) bool {
+		if n == nil {
+			depth--
+			return false
+		}
+		if err == nil {
+			_, err = fmt.Fprintf(w, "%s%s %s%s\n", strings.Repeat("  ", depth), typeName(n), n.Span(), facts(n))
+		}
+		depth++
+		return true
+	})
+	return err
+}
+
+func typeName(n Node) string {
+	t := fmt.Sprintf("%T", n)
+	return strings.TrimPrefix(t, "*ast.")
+}
+
+func facts(n Node) string {
+	q := strconv.Quote
+	switch n := n.(type) {
+	case *Scalar:
+		s := " " + n.Kind.String() + " " + n.Style.String() + " " + q(n.Text)
+		if n.Tag != "" {
+			s += " tag=" + n.Tag
+		}
+		if n.Anchor != "" {
+			s += " &" + n.Anchor
+		}
+		return s
+	case *Mapping:
+		return flowFact(n.Flow) + anchorFact(n.Anchor)
+	case *Sequence:
+		return flowFact(n.Flow) + anchorFact(n.Anchor)
+	case *Alias:
+		if n.Target == nil {
+			return " *" + n.Name + " (undefined)"
+		}
+		return " *" + n.Name
+	case *Field:
+		return " " + q(n.Key.Text)
+	case *Step:
+		return " " + n.Context.String() + " " + q(n.IDText())
+	case *StepRef:
+		return " $" + n.ID + pathFact(n.Path)
+	case *BracedRef:
+		return " ${" + n.ID + pathFact(n.Path) + "}"
+	case *ArgRef:
+		return " ${" + n.Name + "}"
+	case *Ident:
+		return " " + n.Name
+	case *ShellVar:
+		s := " " + n.Name
+		if n.Braced {
+			s += " braced"
+		}
+		if n.Op != "" {
+			s += " op=" + q(n.Op)
+		}
+		return s
+	case *Shell:
+		if n.Err != nil {
+			return " error=" + q(n.Err.Msg) + "@" + n.Err.Range.String()
+		}
+	case *Condition:
+		if n.Err != nil {
+			return " error=" + q(n.Err.Msg) + "@" + n.Err.Range.String()
+		}
+	case *Pipeline:
+		if n.Err != nil {
+			return " error=" + q(n.Err.Msg) + "@" + n.Err.Range.String()
+		}
+	case *BinaryExpr:
+		return " " + n.Op
+	case *UnaryExpr:
+		return " " + n.Op
+	case *Literal:
+		return " " + n.Kind.String() + " " + q(n.Value)
+	case *Word:
+		return " " + q(n.Text)
+	case *Flag:
+		s := " --" + n.Name
+		if n.Eq {
+			s += "="
+		}
+		return s
+	}
+	return ""
+}
+
+func flowFact(flow bool) string {
+	if flow {
+		return " flow"
+	}
+	return ""
+}
+
+func anchorFact(a string) string {
+	if a != "" {
+		return " &" + a
+	}
+	return ""
+}
+
+func pathFact(p []*Ident) string {
+	var b strings.Builder
+	for _, s := range p {
+		b.WriteByte('.')
+		b.WriteString(s.Name)
+	}
+	return b.String()
+}

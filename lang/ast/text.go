@@ -1,0 +1,190 @@
+package ast
+
+import "github.com/lobsterdev/lobster/lang/source"
+
+// Template is a string field that gets `${arg}` and `$id.path` substitution
+// (env values, workflow paths, workflow_args strings, stdin, for_each, cwd).
+type Template struct {
+	Loc
+	Scalar *Scalar
+	Refs   []Ref // in source order
+}
+
+// Shell is the shell text of `run` or `command`. Besides the Lobster
+// references it holds the shell's own parameter expansions, found with a real
+// POSIX shell parser.
+type Shell struct {
+	Loc
+	Scalar *Scalar
+	Refs   []Ref
+	Vars   []*ShellVar   // parameter expansions that are not Lobster references
+	Err    *SyntaxError // the shell parser's error, if the text is not valid shell
+}
+
+// Condition is a string `when` or `condition`. Boolean and null conditions
+// stay *Scalar values.
+type Condition struct {
+	Loc
+	Scalar *Scalar
+	Expr   Expr         // nil when the text does not parse, or is "true"/"false"
+	Err    *SyntaxError // why the text does not parse
+}
+
+// Pipeline is the text of a `pipeline` field.
+type Pipeline struct {
+	Loc
+	Scalar *Scalar
+	Refs   []Ref    // substituted before the text is parsed
+	Stages []*Stage // nil when Err is set
+	Err    *SyntaxError
+}
+
+// SyntaxError is a syntax error in an embedded language.
+type SyntaxError struct {
+	Range source.Range
+	Msg   string
+}
+
+func (*Template) value()  {}
+func (*Shell) value()     {}
+func (*Condition) value() {}
+func (*Pipeline) value()  {}
+
+// Ref is a reference token inside a string: a *StepRef, *ArgRef or *BracedRef.
+type Ref interface {
+	Node
+	ref()
+}
+
+// StepRef is `$id.path`, in templates and in conditions.
+type StepRef struct {
+	Loc
+	ID      string
+	IDRange source.Range // the id, without '$'
+	Path    []*Ident     // at least one segment
+}
+
+// ArgRef is `${name}`.
+type ArgRef struct {
+	Loc
+	Name      string
+	NameRange source.Range
+}
+
+// BracedRef is `${id.field…}`: a step reference written with braces, which is
+// not Lobster syntax (the shell rejects it as a bad substitution).
+type BracedRef struct {
+	Loc
+	ID      string
+	IDRange source.Range
+	Path    []*Ident
+}
+
+// Ident is one path segment of a reference.
+type Ident struct {
+	Loc
+	Name string
+}
+
+func (*StepRef) ref()   {}
+func (*ArgRef) ref()    {}
+func (*BracedRef) ref() {}
+
+// ShellVar is a shell parameter expansion: `$NAME`, `${NAME}`, `${NAME:-x}`….
+type ShellVar struct {
+	Loc
+	Name      string
+	NameRange source.Range
+	Braced    bool
+	Op        string // the expansion operator after the name (":-", "#", "%%", …), or ""
+}
+
+// Expr is a condition expression: *BinaryExpr, *UnaryExpr, *ParenExpr,
+// *Literal or *StepRef.
+type Expr interface {
+	Node
+	expr()
+}
+
+// BinaryExpr is `X op Y` for && || == != < <= > >=.
+type BinaryExpr struct {
+	Loc
+	X       Expr
+	Op      string
+	OpRange source.Range
+	Y       Expr
+}
+
+// UnaryExpr is `!X`.
+type UnaryExpr struct {
+	Loc
+	Op string
+	X  Expr
+}
+
+// ParenExpr is `(X)`.
+type ParenExpr struct {
+	Loc
+	X Expr
+}
+
+// LiteralKind is the kind of a condition literal.
+type LiteralKind int
+
+// Literal kinds.
+const (
+	LitString LiteralKind = iota // "…" or '…'
+	LitNumber
+	LitTrue
+	LitFalse
+	LitNull
+	LitWord // a bare word, a string literal allowed on the right of a comparison
+)
+
+var literalKindNames = [...]string{"string", "number", "true", "false", "null", "word"}
+
+func (k LiteralKind) String() string { return literalKindNames[k] }
+
+// Literal is a constant in a condition.
+type Literal struct {
+	Loc
+	Kind  LiteralKind
+	Value string // decoded: quotes and escapes removed
+}
+
+func (*BinaryExpr) expr() {}
+func (*UnaryExpr) expr()  {}
+func (*ParenExpr) expr()  {}
+func (*Literal) expr()    {}
+func (*StepRef) expr()    {}
+
+// Stage is one command of a pipeline.
+type Stage struct {
+	Loc
+	Name *Word
+	Args []Arg // flags and positionals in source order
+}
+
+// Arg is a stage argument: a *Flag or a positional *Word.
+type Arg interface {
+	Node
+	arg()
+}
+
+// Word is one shell-style word of a pipeline stage, quotes included in its range.
+type Word struct {
+	Loc
+	Text string // after quote removal
+}
+
+// Flag is `--name`, `--name value` or `--name=value`.
+type Flag struct {
+	Loc
+	Name      string
+	NameRange source.Range // the name without "--"
+	Value     *Word        // nil for a bare flag (true); for --k=v, the text after '='
+	Eq        bool         // written --name=value
+}
+
+func (*Word) arg() {}
+func (*Flag) arg() {}

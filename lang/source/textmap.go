@@ -1,0 +1,104 @@
+package source
+
+import "sort"
+
+// A TextMap maps byte offsets in a decoded string (the value of a YAML or JSON
+// scalar, after quotes, escapes, folding and indentation are removed) back to
+// byte offsets in the source. Tokens of the embedded languages (step
+// references, conditions, pipelines, shell) are found in the decoded text and
+// reported at the source bytes that spell them.
+//
+// The map is a list of segments in order. A verbatim segment copies source
+// bytes one to one; any other segment (an escape such as \u00e9, a line fold,
+// an indentation strip) maps as a whole: a range that starts inside it starts
+// at its first source byte and a range that ends inside it ends after its last.
+type TextMap struct {
+	Segs []Seg
+}
+
+// Seg is one segment of a TextMap.
+type Seg struct {
+	Dec, DecLen int // decoded bytes [Dec, Dec+DecLen)
+	Src, SrcLen int // source bytes [Src, Src+SrcLen)
+	Verbatim    bool
+}
+
+// Add appends a segment, merging adjacent verbatim ones.
+func (m *TextMap) Add(s Seg) {
+	if s.DecLen == 0 && s.SrcLen == 0 {
+		return
+	}
+	if n := len(m.Segs); n > 0 && s.Verbatim {
+		last := &m.Segs[n-1]
+		if last.Verbatim && last.Dec+last.DecLen == s.Dec && last.Src+last.SrcLen == s.Src {
+			last.DecLen += s.DecLen
+			last.SrcLen += s.SrcLen
+			return
+		}
+	}
+	m.Segs = append(m.Segs, s)
+}
+
+// Verbatim returns a map for text copied one to one from src.
+func Verbatim(src, n int) TextMap {
+	return TextMap{Segs: []Seg{{Dec: 0, DecLen: n, Src: src, SrcLen: n, Verbatim: true}}}
+}
+
+// Start is the source offset where decoded byte i starts.
+func (m *TextMap) Start(i int) int {
+	if len(m.Segs) == 0 {
+		return 0
+	}
+	k := sort.Search(len(m.Segs), func(k int) bool { return m.Segs[k].Dec+m.Segs[k].DecLen > i })
+	if k == len(m.Segs) {
+		last := m.Segs[len(m.Segs)-1]
+		return last.Src + last.SrcLen
+	}
+	s := m.Segs[k]
+	if i < s.Dec {
+		return s.Src
+	}
+	if s.Verbatim {
+		return s.Src + i - s.Dec
+	}
+	return s.Src
+}
+
+// End is the source offset just after decoded byte i-1, that is, where a
+// range ending at decoded offset i ends.
+func (m *TextMap) End(i int) int {
+	if len(m.Segs) == 0 {
+		return 0
+	}
+	k := sort.Search(len(m.Segs), func(k int) bool { return m.Segs[k].Dec+m.Segs[k].DecLen >= i })
+	if k == len(m.Segs) {
+		last := m.Segs[len(m.Segs)-1]
+		return last.Src + last.SrcLen
+	}
+	s := m.Segs[k]
+	if i <= s.Dec {
+		return s.Src
+	}
+	if s.Verbatim {
+		return s.Src + i - s.Dec
+	}
+	return s.Src + s.SrcLen
+}
+
+// Range maps the decoded byte range [i, j) to a source Range of f.
+func (m *TextMap) Range(f *File, i, j int) Range {
+	if j <= i {
+		o := m.Start(i)
+		return f.Range(o, o)
+	}
+	return f.Range(m.Start(i), m.End(j))
+}
+
+// Source is the decoded range [i, j) as source byte offsets.
+func (m *TextMap) Source(i, j int) (start, end int) {
+	if j <= i {
+		o := m.Start(i)
+		return o, o
+	}
+	return m.Start(i), m.End(j)
+}
