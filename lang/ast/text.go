@@ -17,7 +17,7 @@ type Shell struct {
 	Loc
 	Scalar *Scalar
 	Refs   []Ref
-	Vars   []*ShellVar   // parameter expansions that are not Lobster references
+	Vars   []*ShellVar  // parameter expansions that are not Lobster references
 	Err    *SyntaxError // the shell parser's error, if the text is not valid shell
 }
 

@@ -124,8 +124,8 @@ func (s *Step) IDText() string {
 // stay *Scalar values.
 type Approval struct {
 	Object
-	Prompt, Items, Preview                                      *Field
-	InitiatedBy, RequiredApprover, RequireDifferentApprover     *Field // snake_case spellings
+	Prompt, Items, Preview                                        *Field
+	InitiatedBy, RequiredApprover, RequireDifferentApprover       *Field // snake_case spellings
 	InitiatedByCC, RequiredApproverCC, RequireDifferentApproverCC *Field // camelCase spellings
 }
 
