@@ -1,0 +1,850 @@
+package parser
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// yamlReader reads the YAML structure of a workflow file into generic nodes
+// (*ast.Scalar, *ast.Mapping, *ast.Sequence, *ast.Alias) with exact byte
+// ranges, and recovers from syntax errors so that the rest of the file stays
+// readable. It covers the YAML that workflow files use: block and flow
+// collections, every scalar style, comments, anchors, aliases and tags.
+// Explicit keys ("? ") and collections as keys are reported as unsupported.
+type yamlReader struct {
+	src      []byte
+	file     *source.File
+	pos      int
+	depth    int
+	diags    []source.Diagnostic
+	comments []*ast.Comment
+	anchors  map[string]ast.Value
+	used     map[string]bool
+	stop     bool // a limit was hit: read no further
+}
+
+const maxDepth = 200
+
+// props are the node properties written before a node.
+type props struct {
+	anchor, tag    string
+	start          int // offset of the first property, or -1
+	anchorStart    int
+	anchorNameFrom int
+}
+
+func newYAMLReader(file *source.File, start int) *yamlReader {
+	return &yamlReader{src: file.Content, file: file, pos: start, anchors: map[string]ast.Value{}, used: map[string]bool{}}
+}
+
+func (r *yamlReader) rng(a, b int) source.Range { return r.file.Range(a, b) }
+
+func (r *yamlReader) errorAt(code string, a, b int, format string, args ...any) {
+	if b < a {
+		b = a
+	}
+	r.diags = append(r.diags, source.Diagnostic{
+		File: r.file.Name, Range: r.rng(a, b), Severity: source.Error, Code: code,
+		Message: fmt.Sprintf(format, args...),
+	})
+}
+
+func (r *yamlReader) syntaxError(a, b int, format string, args ...any) {
+	r.errorAt("yaml-syntax", a, b, "invalid YAML: "+format, args...)
+}
+
+func (r *yamlReader) at(i int) byte {
+	if i < 0 || i >= len(r.src) {
+		return 0
+	}
+	return r.src[i]
+}
+
+// blankOrEnd reports whether position i is a blank, a line break or the end.
+func (r *yamlReader) blankOrEnd(i int) bool {
+	return i >= len(r.src) || isBlank(r.src[i]) || lineBreakAt(r.src, i) > 0
+}
+
+func (r *yamlReader) atLineEnd(i int) bool { return i >= len(r.src) || lineBreakAt(r.src, i) > 0 }
+
+// skipBlanks skips spaces and tabs on the current line.
+func (r *yamlReader) skipBlanks() {
+	for r.pos < len(r.src) && isBlank(r.src[r.pos]) {
+		r.pos++
+	}
+}
+
+// skipComment records a comment at pos, if any, and moves to the line end.
+func (r *yamlReader) skipComment() {
+	if r.at(r.pos) != '#' {
+		return
+	}
+	start := r.pos
+	for r.pos < len(r.src) && lineBreakAt(r.src, r.pos) == 0 {
+		r.pos++
+	}
+	end := r.pos
+	if end > start && r.src[end-1] == '\r' {
+		end--
+	}
+	r.comments = append(r.comments, &ast.Comment{Loc: ast.Loc{Range: r.rng(start, end)}, Text: string(r.src[start:end])})
+}
+
+// skipToContent skips blanks, comments and line breaks up to the next content
+// byte. It reports whether a line break was crossed and whether the
+// indentation of the content's line holds a tab.
+func (r *yamlReader) skipToContent() (newLine, tabIndent bool) {
+	lineHasOnlyBlanks := r.pos == lineStartOf(r.src, r.pos) || isBlankPrefix(r.src, r.pos)
+	for r.pos < len(r.src) {
+		c := r.src[r.pos]
+		switch {
+		case c == ' ':
+			r.pos++
+		case c == '\t':
+			if lineHasOnlyBlanks {
+				tabIndent = true
+			}
+			r.pos++
+		case c == '#' && (r.pos == 0 || isBlank(r.src[r.pos-1]) || lineBreakAt(r.src, r.pos-1) > 0 || r.src[r.pos-1] == '\n'):
+			r.skipComment()
+		case lineBreakAt(r.src, r.pos) > 0:
+			r.pos += lineBreakAt(r.src, r.pos)
+			newLine = true
+			tabIndent = false
+			lineHasOnlyBlanks = true
+		default:
+			return newLine, tabIndent && lineHasOnlyBlanks
+		}
+	}
+	return newLine, false
+}
+
+func isBlankPrefix(src []byte, i int) bool {
+	for j := lineStartOf(src, i); j < i; j++ {
+		if !isBlank(src[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *yamlReader) column(i int) int { return i - lineStartOf(r.src, i) }
+
+// isSeqEntry reports whether a block sequence entry indicator "- " is at i.
+func (r *yamlReader) isSeqEntry(i int) bool { return r.at(i) == '-' && r.blankOrEnd(i+1) }
+
+// readDocument reads the single document of the file and reports any
+// further documents and leftover text.
+func (r *yamlReader) readDocument() ast.Value {
+	r.skipToContent()
+	// Directives end with a "---" marker.
+	for r.at(r.pos) == '%' && r.column(r.pos) == 0 {
+		for r.pos < len(r.src) && lineBreakAt(r.src, r.pos) == 0 {
+			r.pos++
+		}
+		r.skipToContent()
+	}
+	if isDocumentMarker(r.src, r.pos) && r.at(r.pos) == '-' {
+		r.pos += 3
+	}
+	doc := r.blockValue(-1, blockCtx{})
+	for !r.stop {
+		r.skipToContent()
+		if r.pos >= len(r.src) {
+			break
+		}
+		if isDocumentMarker(r.src, r.pos) && r.at(r.pos) == '.' {
+			r.pos += 3
+			continue
+		}
+		if isDocumentMarker(r.src, r.pos) && r.at(r.pos) == '-' {
+			// A second document only counts when it has content.
+			start := r.pos
+			r.pos += 3
+			r.skipToContent()
+			if r.pos < len(r.src) {
+				r.errorAt("yaml-multi-document", start, start+3,
+					"a workflow file holds exactly one YAML document; the reference rejects the file (\"Source contains multiple documents\")")
+			}
+			break
+		}
+		r.syntaxError(r.pos, r.lineEnd(r.pos), "unexpected content after the document")
+		r.skipLine()
+	}
+	return doc
+}
+
+func (r *yamlReader) lineEnd(i int) int {
+	for i < len(r.src) && lineBreakAt(r.src, i) == 0 {
+		i++
+	}
+	if i > 0 && i <= len(r.src) && r.at(i-1) == '\r' {
+		i--
+	}
+	return i
+}
+
+// skipLine moves past the current line.
+func (r *yamlReader) skipLine() {
+	for r.pos < len(r.src) && lineBreakAt(r.src, r.pos) == 0 {
+		r.pos++
+	}
+}
+
+// blockCtx tells blockValue where the value stands.
+type blockCtx struct {
+	inline   bool // the value may start on the indicator's line (after "key:" or "- ")
+	fromSeq  bool // after "- ": a compact mapping or sequence may start inline
+	keyIndex bool // a mapping value: a sequence may sit at the parent's indentation
+	after    int  // offset after the indicator, for empty values
+}
+
+// emptyAt is a null scalar with an empty range.
+func (r *yamlReader) emptyAt(i int, p props) *ast.Scalar {
+	s := &ast.Scalar{Kind: ast.Null, Style: ast.Plain, Tag: p.tag, Anchor: p.anchor}
+	s.Range = r.rng(i, i)
+	if p.start >= 0 {
+		s.Range = r.rng(p.start, max(i, p.start))
+	}
+	r.define(p, s)
+	return s
+}
+
+// blockValue reads the value that follows a mapping key, a sequence entry
+// indicator or the document start; parentIndent is the indentation of the
+// collection that holds it.
+func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
+	if r.stop {
+		return r.emptyAt(ctx.after, props{start: -1})
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	if r.depth > maxDepth {
+		r.errorAt("limit-exceeded", r.pos, r.pos, "nesting is deeper than %d levels; the file is not read further", maxDepth)
+		r.stop = true
+		r.pos = len(r.src)
+		return r.emptyAt(ctx.after, props{start: -1})
+	}
+	p := props{start: -1}
+	inline := ctx.inline
+	for {
+		r.skipBlanks()
+		if r.at(r.pos) == '#' && (r.pos == 0 || isBlank(r.src[r.pos-1])) {
+			r.skipComment()
+		}
+		if r.atLineEnd(r.pos) {
+			save := r.pos
+			_, tab := r.skipToContent()
+			col := r.column(r.pos)
+			if r.pos >= len(r.src) || isDocumentMarker(r.src, r.pos) ||
+				col < parentIndent+1 && !(ctx.keyIndex && col == parentIndent && r.isSeqEntry(r.pos)) {
+				r.pos = save
+				return r.emptyAt(ctx.after, p)
+			}
+			if tab {
+				r.syntaxError(lineStartOf(r.src, r.pos), r.pos, "tabs cannot be used for indentation")
+			}
+			inline = false
+		}
+		c := r.at(r.pos)
+		if c == '&' || c == '!' {
+			r.readProperty(&p)
+			continue
+		}
+		break
+	}
+	start := r.pos
+	col := r.column(start)
+	c := r.at(start)
+	var v ast.Value
+	switch {
+	case r.isSeqEntry(start):
+		if inline && !ctx.fromSeq {
+			r.syntaxError(start, start+1, "a block sequence cannot start on the same line as its key")
+		}
+		v = r.blockSequence(col, p)
+	case c == '[' || c == '{':
+		v = r.flowCollection(p)
+		if r.isImplicitKeyAhead() {
+			r.syntaxError(start, r.pos, "collections cannot be used as mapping keys")
+			r.skipLine()
+		}
+	case c == '|' || c == '>':
+		st, _ := scanBlockScalar(r.src, start, parentIndent)
+		if st.err != "" {
+			r.syntaxError(st.errPos, st.errEnd, "%s", st.err)
+		}
+		style := ast.LiteralBlock
+		if c == '>' {
+			style = ast.FoldedBlock
+		}
+		s := r.scalar(p, start, st.end, ast.String, style, st.text, st.tm)
+		r.pos = st.end
+		r.skipLineRest(start)
+		v = s
+	case c == '*':
+		v = r.alias(p)
+		if r.isImplicitKeyAhead() {
+			r.syntaxError(start, r.pos, "aliases cannot be used as mapping keys here")
+			r.skipLine()
+		}
+	case c == '?' && r.blankOrEnd(start+1):
+		r.syntaxError(start, start+1, "explicit mapping keys (\"? \") are not supported in workflow files")
+		r.skipBlock(col)
+		v = r.emptyAt(start, p)
+	default:
+		if key, ok := r.implicitKey(); ok {
+			if inline && !ctx.fromSeq {
+				r.syntaxError(start, key.end, "mapping values are not allowed here; quote the value if it contains \": \"")
+				v = r.scalarFromText(p, start, key)
+				r.pos = key.end
+				r.skipLine()
+				break
+			}
+			v = r.blockMapping(col, p)
+			break
+		}
+		v = r.flowOrPlainScalar(p, plainContext{indent: parentIndent})
+		r.skipLineRest(start)
+	}
+	return v
+}
+
+// skipLineRest checks that only blanks and a comment follow a node on its line.
+func (r *yamlReader) skipLineRest(nodeStart int) {
+	r.skipBlanks()
+	if r.at(r.pos) == '#' {
+		r.skipComment()
+		return
+	}
+	if r.atLineEnd(r.pos) {
+		return
+	}
+	start := r.pos
+	end := r.lineEnd(start)
+	if r.at(start) == ':' {
+		r.syntaxError(start, start+1, "mapping values are not allowed here; quote the value if it contains \": \"")
+	} else {
+		r.syntaxError(start, end, "unexpected text after the value")
+	}
+	r.pos = end
+}
+
+// skipBlock skips the current line and the lines indented more than indent.
+func (r *yamlReader) skipBlock(indent int) {
+	r.skipLine()
+	for r.pos < len(r.src) {
+		save := r.pos
+		r.skipToContent()
+		if r.pos >= len(r.src) || r.column(r.pos) <= indent {
+			r.pos = save
+			return
+		}
+		r.skipLine()
+	}
+}
+
+// readProperty reads an anchor (&name) or a tag (!tag) at pos.
+func (r *yamlReader) readProperty(p *props) {
+	start := r.pos
+	if p.start < 0 {
+		p.start = start
+	}
+	r.pos++
+	for r.pos < len(r.src) && !r.blankOrEnd(r.pos) && !isFlowIndicator(r.src[r.pos]) {
+		r.pos++
+	}
+	name := string(r.src[start+1 : r.pos])
+	if r.src[start] == '&' {
+		if name == "" {
+			r.syntaxError(start, r.pos, "an anchor needs a name")
+		}
+		p.anchor, p.anchorStart, p.anchorNameFrom = name, start, start+1
+	} else {
+		p.tag = "!" + name
+	}
+}
+
+// define registers an anchored node.
+func (r *yamlReader) define(p props, v ast.Value) {
+	if p.anchor != "" {
+		r.anchors[p.anchor] = v
+	}
+}
+
+// alias reads an alias (*name) at pos.
+func (r *yamlReader) alias(p props) ast.Value {
+	start := r.pos
+	r.pos++
+	for r.pos < len(r.src) && !r.blankOrEnd(r.pos) && !isFlowIndicator(r.src[r.pos]) {
+		r.pos++
+	}
+	name := string(r.src[start+1 : r.pos])
+	a := &ast.Alias{Name: name, Target: r.anchors[name]}
+	a.Range = r.rng(start, r.pos)
+	if p.start >= 0 {
+		r.syntaxError(p.start, start, "an alias cannot have an anchor or a tag")
+	}
+	if a.Target == nil {
+		r.errorAt("yaml-undefined-alias", start, r.pos, "alias %q refers to no anchor defined before it", "*"+name)
+	} else {
+		r.used[name] = true
+	}
+	return a
+}
+
+// keyScan is a scanned implicit key.
+type keyScan struct {
+	st    scalarText
+	style ast.Style
+	end   int // offset after the key text
+	colon int // offset of the ':'
+}
+
+// implicitKey looks for an implicit mapping key at pos ("key:" followed by a
+// blank or the line end) without moving.
+func (r *yamlReader) implicitKey() (keyScan, bool) {
+	start := r.pos
+	var k keyScan
+	switch r.at(start) {
+	case '"':
+		k.st, k.style = scanDoubleQuoted(r.src, start), ast.DoubleQuoted
+	case '\'':
+		k.st, k.style = scanSingleQuoted(r.src, start), ast.SingleQuoted
+	default:
+		if !canStartPlain(r.src, start, false) {
+			return k, false
+		}
+		k.st, k.style = scanPlain(r.src, start, plainContext{key: true}), ast.Plain
+	}
+	k.end = k.st.end
+	i := k.end
+	if k.st.unclosed {
+		return k, false
+	}
+	// A quoted key must end on its line.
+	if k.style != ast.Plain && lineOf(r.src, start) != lineOf(r.src, i) {
+		return k, false
+	}
+	for i < len(r.src) && isBlank(r.src[i]) {
+		i++
+	}
+	if r.at(i) == ':' && r.blankOrEnd(i+1) {
+		k.colon = i
+		return k, true
+	}
+	return k, false
+}
+
+func lineOf(src []byte, i int) int { return lineStartOf(src, i) }
+
+// isImplicitKeyAhead reports whether ": " follows on the current line.
+func (r *yamlReader) isImplicitKeyAhead() bool {
+	i := r.pos
+	for i < len(r.src) && isBlank(r.src[i]) {
+		i++
+	}
+	return r.at(i) == ':' && r.blankOrEnd(i+1)
+}
+
+// canStartPlain reports whether a plain scalar can start at i.
+func canStartPlain(src []byte, i int, flow bool) bool {
+	if i >= len(src) {
+		return false
+	}
+	c := src[i]
+	switch c {
+	case ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+		return false
+	case '-', '?', ':':
+		next := byte(' ')
+		if i+1 < len(src) {
+			next = src[i+1]
+		}
+		return !(next == ' ' || next == '\t' || next == '\n' || next == '\r' || (flow && isFlowIndicator(next)))
+	}
+	return !isBlank(c) && lineBreakAt(src, i) == 0
+}
+
+// scalarFromText builds a scalar node from a scanned key.
+func (r *yamlReader) scalarFromText(p props, start int, k keyScan) *ast.Scalar {
+	return r.scalar(p, start, k.end, ast.String, k.style, k.st.text, k.st.tm)
+}
+
+// scalar builds a scalar node; a plain scalar's kind is resolved here.
+func (r *yamlReader) scalar(p props, start, end int, kind ast.ScalarKind, style ast.Style, text string, tm source.TextMap) *ast.Scalar {
+	s := &ast.Scalar{Style: style, Text: text, Map: tm, Tag: p.tag, Anchor: p.anchor}
+	if style == ast.Plain {
+		resolvePlain(s)
+	} else {
+		s.Kind = kind
+	}
+	applyTag(s)
+	from := start
+	if p.start >= 0 && p.start < start {
+		from = p.start
+	}
+	s.Range = r.rng(from, end)
+	r.define(p, s)
+	return s
+}
+
+// blockMapping reads a block mapping whose keys sit at column indent.
+func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
+	m := &ast.Mapping{Anchor: p.anchor}
+	start := r.pos
+	if p.start >= 0 {
+		start = p.start
+	}
+	r.define(p, m)
+	seen := map[string]*ast.Pair{}
+	end := r.pos
+	for !r.stop {
+		keyStart := r.pos
+		k, ok := r.implicitKey()
+		if !ok {
+			msg := "expected a mapping key followed by \":\""
+			if k.st.unclosed {
+				msg = k.st.err
+			} else if r.isSeqEntry(keyStart) {
+				msg = "a sequence entry cannot appear among mapping keys at the same indentation"
+			}
+			r.syntaxError(keyStart, r.lineEnd(keyStart), "%s", msg)
+			r.skipBlock(indent)
+		} else {
+			key := r.scalarFromText(props{start: -1}, keyStart, k)
+			if key.Kind != ast.String {
+				key.Kind = ast.String // keys are compared as strings
+			}
+			r.pos = k.colon + 1
+			val := r.blockValue(indent, blockCtx{inline: true, keyIndex: true, after: k.colon + 1})
+			pair := &ast.Pair{Key: key, Value: val}
+			pairEnd := max(val.End().Offset, k.colon+1)
+			pair.Range = r.rng(keyStart, pairEnd)
+			if first, dup := seen[key.Text]; dup {
+				r.diags = append(r.diags, source.Diagnostic{
+					File: r.file.Name, Range: key.Range, Severity: source.Error, Code: "yaml-duplicate-key",
+					Message: fmt.Sprintf("duplicate key %q; the reference rejects the file (\"Map keys must be unique\")", key.Text),
+					Related: []source.Related{{File: r.file.Name, Range: first.Key.Range, Message: "first defined here"}},
+				})
+			} else {
+				seen[key.Text] = pair
+			}
+			m.Pairs = append(m.Pairs, pair)
+			end = max(end, pairEnd)
+		}
+		save := r.pos
+		_, tab := r.skipToContent()
+		if r.pos >= len(r.src) || isDocumentMarker(r.src, r.pos) {
+			r.pos = save
+			break
+		}
+		col := r.column(r.pos)
+		if col < indent || (col == indent && r.isSeqEntry(r.pos)) {
+			r.pos = save
+			break
+		}
+		if tab {
+			r.syntaxError(lineStartOf(r.src, r.pos), r.pos, "tabs cannot be used for indentation")
+		}
+		if col > indent {
+			r.syntaxError(r.pos, r.lineEnd(r.pos), "unexpected indentation: expected a key at column %d", indent+1)
+			r.skipBlock(indent)
+			save = r.pos
+			r.skipToContent()
+			if r.pos >= len(r.src) || r.column(r.pos) != indent || r.isSeqEntry(r.pos) {
+				r.pos = save
+				break
+			}
+		}
+	}
+	m.Range = r.rng(start, max(end, start))
+	return m
+}
+
+// blockSequence reads a block sequence whose "-" indicators sit at column indent.
+func (r *yamlReader) blockSequence(indent int, p props) *ast.Sequence {
+	s := &ast.Sequence{Anchor: p.anchor}
+	start := r.pos
+	if p.start >= 0 {
+		start = p.start
+	}
+	r.define(p, s)
+	end := r.pos
+	for !r.stop {
+		dash := r.pos
+		r.pos++
+		item := r.blockValue(indent, blockCtx{inline: true, fromSeq: true, after: dash + 1})
+		s.Items = append(s.Items, item)
+		end = max(end, item.End().Offset, dash+1)
+		save := r.pos
+		_, tab := r.skipToContent()
+		if r.pos >= len(r.src) || isDocumentMarker(r.src, r.pos) {
+			r.pos = save
+			break
+		}
+		col := r.column(r.pos)
+		if col < indent || (col == indent && !r.isSeqEntry(r.pos)) {
+			r.pos = save
+			break
+		}
+		if tab {
+			r.syntaxError(lineStartOf(r.src, r.pos), r.pos, "tabs cannot be used for indentation")
+		}
+		if col > indent {
+			r.syntaxError(r.pos, r.lineEnd(r.pos), "unexpected indentation: expected \"- \" at column %d", indent+1)
+			r.skipBlock(indent)
+			save = r.pos
+			r.skipToContent()
+			if r.pos >= len(r.src) || r.column(r.pos) != indent || !r.isSeqEntry(r.pos) {
+				r.pos = save
+				break
+			}
+		}
+	}
+	s.Range = r.rng(start, max(end, start))
+	return s
+}
+
+// flowOrPlainScalar reads a quoted or plain scalar at pos.
+func (r *yamlReader) flowOrPlainScalar(p props, ctx plainContext) ast.Value {
+	start := r.pos
+	var st scalarText
+	style := ast.Plain
+	switch r.at(start) {
+	case '"':
+		st, style = scanDoubleQuoted(r.src, start), ast.DoubleQuoted
+	case '\'':
+		st, style = scanSingleQuoted(r.src, start), ast.SingleQuoted
+	default:
+		if !canStartPlain(r.src, start, ctx.flow) {
+			end := start + 1
+			r.syntaxError(start, end, "unexpected character %q", string(r.src[start]))
+			r.pos = end
+			return r.emptyAt(start, p)
+		}
+		st = scanPlain(r.src, start, ctx)
+	}
+	if st.err != "" {
+		r.syntaxError(st.errPos, st.errEnd, "%s", st.err)
+	}
+	r.pos = st.end
+	return r.scalar(p, start, st.end, ast.String, style, st.text, st.tm)
+}
+
+// flowCollection reads a [ ] or { } collection at pos.
+func (r *yamlReader) flowCollection(p props) ast.Value {
+	r.depth++
+	defer func() { r.depth-- }()
+	open := r.pos
+	if r.depth > maxDepth {
+		r.errorAt("limit-exceeded", open, open+1, "nesting is deeper than %d levels; the file is not read further", maxDepth)
+		r.stop = true
+		r.pos = len(r.src)
+		return r.emptyAt(open, p)
+	}
+	isMap := r.src[open] == '{'
+	closer := byte(']')
+	if isMap {
+		closer = '}'
+	}
+	start := open
+	if p.start >= 0 {
+		start = p.start
+	}
+	var m *ast.Mapping
+	var s *ast.Sequence
+	if isMap {
+		m = &ast.Mapping{Flow: true, Anchor: p.anchor}
+		r.define(p, m)
+	} else {
+		s = &ast.Sequence{Flow: true, Anchor: p.anchor}
+		r.define(p, s)
+	}
+	seen := map[string]*ast.Pair{}
+	r.pos++
+	end := -1
+	for !r.stop {
+		r.skipToContent()
+		if r.pos >= len(r.src) {
+			what := "sequence"
+			if isMap {
+				what = "mapping"
+			}
+			r.syntaxError(open, open+1, "flow %s is not closed: missing %q", what, string(closer))
+			end = r.pos
+			break
+		}
+		c := r.src[r.pos]
+		if c == closer {
+			r.pos++
+			end = r.pos
+			break
+		}
+		if c == ']' || c == '}' {
+			r.syntaxError(r.pos, r.pos+1, "unexpected %q: expected %q", string(c), string(closer))
+			r.pos++
+			continue
+		}
+		if c == ',' {
+			r.syntaxError(r.pos, r.pos+1, "unexpected \",\": an entry is missing")
+			r.pos++
+			continue
+		}
+		entryStart := r.pos
+		key := r.flowNode()
+		r.skipToContent()
+		var val ast.Value
+		colon := -1
+		if r.at(r.pos) == ':' {
+			colon = r.pos
+			r.pos++
+			r.skipToContent()
+			if r.at(r.pos) == ',' || r.at(r.pos) == closer {
+				val = r.emptyAt(colon+1, props{start: -1})
+			} else {
+				val = r.flowNode()
+			}
+		}
+		switch {
+		case isMap:
+			if val == nil {
+				val = r.emptyAt(key.End().Offset, props{start: -1})
+			}
+			m.Pairs = append(m.Pairs, r.flowPair(key, val, entryStart, seen))
+		case colon >= 0:
+			single := &ast.Mapping{Flow: true}
+			single.Pairs = []*ast.Pair{r.flowPair(key, val, entryStart, map[string]*ast.Pair{})}
+			single.Range = single.Pairs[0].Range
+			s.Items = append(s.Items, single)
+		default:
+			s.Items = append(s.Items, key)
+		}
+		r.skipToContent()
+		switch r.at(r.pos) {
+		case ',':
+			r.pos++
+		case closer:
+		default:
+			if r.pos >= len(r.src) {
+				continue
+			}
+			r.syntaxError(r.pos, r.pos+1, "expected \",\" or %q", string(closer))
+			// Skip to the next separator to recover.
+			for r.pos < len(r.src) && r.src[r.pos] != ',' && r.src[r.pos] != closer && lineBreakAt(r.src, r.pos) == 0 {
+				r.pos++
+			}
+		}
+	}
+	if end < 0 {
+		end = r.pos
+	}
+	if isMap {
+		m.Range = r.rng(start, end)
+		return m
+	}
+	s.Range = r.rng(start, end)
+	return s
+}
+
+// flowPair builds a pair of a flow mapping; non-scalar keys are reported.
+func (r *yamlReader) flowPair(key, val ast.Value, start int, seen map[string]*ast.Pair) *ast.Pair {
+	k, ok := key.(*ast.Scalar)
+	if !ok {
+		r.syntaxError(key.Pos().Offset, key.End().Offset, "only scalars can be mapping keys in workflow files")
+		k = &ast.Scalar{Kind: ast.String, Text: r.file.Text(key.Span())}
+		k.Range = key.Span()
+	}
+	k.Kind = ast.String
+	pair := &ast.Pair{Key: k, Value: val}
+	pair.Range = r.rng(start, max(val.End().Offset, k.End().Offset))
+	if first, dup := seen[k.Text]; dup {
+		r.diags = append(r.diags, source.Diagnostic{
+			File: r.file.Name, Range: k.Range, Severity: source.Error, Code: "yaml-duplicate-key",
+			Message: fmt.Sprintf("duplicate key %q; the reference rejects the file (\"Map keys must be unique\")", k.Text),
+			Related: []source.Related{{File: r.file.Name, Range: first.Key.Range, Message: "first defined here"}},
+		})
+	} else {
+		seen[k.Text] = pair
+	}
+	return pair
+}
+
+// flowNode reads one node inside a flow collection.
+func (r *yamlReader) flowNode() ast.Value {
+	p := props{start: -1}
+	for r.at(r.pos) == '&' || r.at(r.pos) == '!' {
+		r.readProperty(&p)
+		r.skipToContent()
+	}
+	switch c := r.at(r.pos); {
+	case c == '[' || c == '{':
+		return r.flowCollection(p)
+	case c == '*':
+		return r.alias(p)
+	case c == ',' || c == ']' || c == '}' || c == ':' && r.blankOrEnd(r.pos+1):
+		return r.emptyAt(r.pos, p)
+	}
+	return r.flowOrPlainScalar(p, plainContext{flow: true, indent: -1})
+}
+
+// resolvePlain sets the kind of a plain scalar under the YAML 1.2 core schema.
+func resolvePlain(s *ast.Scalar) {
+	t := s.Text
+	switch t {
+	case "", "~", "null", "Null", "NULL":
+		s.Kind = ast.Null
+		return
+	case "true", "True", "TRUE":
+		s.Kind, s.Bool = ast.Bool, true
+		return
+	case "false", "False", "FALSE":
+		s.Kind, s.Bool = ast.Bool, false
+		return
+	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF":
+		s.Kind, s.Num = ast.Float, posInf
+		return
+	case "-.inf", "-.Inf", "-.INF":
+		s.Kind, s.Num = ast.Float, -posInf
+		return
+	case ".nan", ".NaN", ".NAN":
+		s.Kind, s.Num = ast.Float, nan
+		return
+	}
+	if v, ok := coreInt(t); ok {
+		s.Kind, s.Num = ast.Int, v
+		return
+	}
+	if isCoreFloat(t) {
+		if v, err := strconv.ParseFloat(t, 64); err == nil || isRangeErr(err) {
+			s.Kind, s.Num = ast.Float, v
+			return
+		}
+	}
+	s.Kind = ast.String
+}
+
+// applyTag applies the standard tags that change a scalar's kind.
+func applyTag(s *ast.Scalar) {
+	switch s.Tag {
+	case "":
+	case "!!str", "!":
+		s.Kind = ast.String
+	case "!!null":
+		s.Kind = ast.Null
+	case "!!bool":
+		if s.Kind != ast.Bool {
+			s.Kind = ast.String
+		}
+	case "!!int", "!!float":
+		if v, err := strconv.ParseFloat(s.Text, 64); err == nil {
+			s.Kind, s.Num = ast.Float, v
+			if s.Tag == "!!int" {
+				s.Kind = ast.Int
+			}
+		}
+	}
+}
