@@ -46,6 +46,16 @@ type File struct {
 	Doc      Value      // the document's root: a *Workflow when it is a mapping; nil when empty
 	Workflow *Workflow  // Doc as a workflow, or nil
 	Comments []*Comment // YAML comments, in source order
+	Anchors  []*Anchor  // YAML anchors, in source order
+}
+
+// Anchor is a YAML anchor (&name). Its range is the anchored value's; values
+// reached through an alias of it keep these ranges.
+type Anchor struct {
+	Loc
+	Name      string
+	NameRange source.Range // the name, without '&'
+	Value     Value        // the anchored generic value
 }
 
 // Comment is a YAML comment, from '#' to the end of the line.

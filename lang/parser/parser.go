@@ -1,17 +1,138 @@
 // Package parser turns the text of a workflow file into an [ast.File] and
 // diagnostics. It never panics and always returns a tree, partial when the
 // text is broken.
+//
+// YAML is read by a position-exact reader of its own (yaml.go, scalar.go):
+// goccy/go-yaml gives rune columns, drifting offsets and no end positions,
+// stops at the first error and takes longer than the whole check budget on
+// large files. The reader is checked against goccy/go-yaml and against the
+// reference's YAML library in the tests.
 package parser
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
+// Limits that reject hostile input quickly.
+const (
+	MaxFileSize   = 8 << 20 // bytes
+	MaxLineLength = 1 << 20 // bytes
+)
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
 // Parse parses a workflow file. A name ending in .json (any case) is parsed as
 // strict JSON, anything else as YAML 1.2, as the reference does. The returned
 // file is never nil; the diagnostics are sorted.
-func Parse(filename string, src []byte) (*ast.File, []source.Diagnostic) {
+func Parse(filename string, src []byte) (file *ast.File, diags []source.Diagnostic) {
 	f := source.NewFile(filename, src)
-	return &ast.File{Src: f, Loc: ast.Loc{Range: f.Range(0, len(src))}}, nil
+	file = &ast.File{Src: f, JSON: strings.EqualFold(filepath.Ext(filename), ".json")}
+	file.Range = f.Range(0, len(src))
+	defer func() {
+		if r := recover(); r != nil {
+			// A bug must not take the caller down: report it on the file.
+			diags = append(diags, source.Diagnostic{
+				File: filename, Range: f.Range(0, 0), Severity: source.Error, Code: "internal-error",
+				Message: fmt.Sprintf("internal error while parsing: %v", r),
+			})
+			source.Sort(diags)
+		}
+	}()
+	if d, ok := checkLimits(f); !ok {
+		return file, []source.Diagnostic{d}
+	}
+	start := 0
+	if bytes.HasPrefix(src, bom) {
+		start = len(bom)
+	}
+	if file.JSON {
+		diags = append(diags, checkJSON(f)...)
+	}
+	r := newYAMLReader(f, start)
+	doc := r.readDocument()
+	file.Comments = r.comments
+	file.Anchors = r.anchored
+	for _, a := range file.Anchors {
+		a.Range = a.Value.Span()
+	}
+	diags = append(diags, r.diags...)
+
+	b := &builder{file: f, budget: aliasBudget}
+	if m, ok := doc.(*ast.Mapping); ok {
+		file.Workflow = b.workflow(m)
+		file.Doc = file.Workflow
+	} else if s, ok := doc.(*ast.Scalar); ok && s.Kind == ast.Null && s.Tag == "" {
+		file.Doc = nil // an empty document
+	} else {
+		file.Doc = doc
+	}
+	b.validate(file.Doc, file.Workflow)
+	diags = append(diags, b.diags...)
+	source.Sort(diags)
+	return file, diags
+}
+
+// checkLimits rejects files too large to check quickly.
+func checkLimits(f *source.File) (source.Diagnostic, bool) {
+	d := source.Diagnostic{File: f.Name, Range: f.Range(0, 0), Severity: source.Error, Code: "limit-exceeded"}
+	if len(f.Content) > MaxFileSize {
+		d.Message = fmt.Sprintf("the file is %d bytes; files over %d bytes are not read", len(f.Content), MaxFileSize)
+		return d, false
+	}
+	for line := 1; line <= f.LineCount(); line++ {
+		start := f.LineStart(line)
+		end := f.LineStart(line + 1)
+		if end-start > MaxLineLength {
+			d.Range = f.Range(start, start)
+			d.Message = fmt.Sprintf("line %d is %d bytes long; lines over %d bytes are not read", line, end-start, MaxLineLength)
+			return d, false
+		}
+	}
+	return d, true
+}
+
+// checkJSON reports text that is not strict JSON in a .json file, which the
+// reference parses with JSON.parse.
+func checkJSON(f *source.File) []source.Diagnostic {
+	dec := json.NewDecoder(bytes.NewReader(f.Content))
+	var v any
+	err := dec.Decode(&v)
+	if err == nil {
+		if _, extra := dec.Token(); extra == nil {
+			err = fmt.Errorf("unexpected text after the JSON value")
+			off := int(dec.InputOffset())
+			return []source.Diagnostic{jsonDiag(f, off, err)}
+		}
+		return nil
+	}
+	off := 0
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off = int(se.Offset) - 1
+		if off < 0 {
+			off = 0
+		}
+	} else {
+		off = len(f.Content)
+	}
+	return []source.Diagnostic{jsonDiag(f, off, err)}
+}
+
+func jsonDiag(f *source.File, off int, err error) source.Diagnostic {
+	end := off + 1
+	if end > len(f.Content) {
+		end = len(f.Content)
+	}
+	return source.Diagnostic{
+		File: f.Name, Range: f.Range(off, end), Severity: source.Error, Code: "json-extension-not-json",
+		Message: fmt.Sprintf("a .json workflow is parsed as strict JSON: %v; rename the file to .lobster or .yaml to use YAML", err),
+	}
 }

@@ -22,11 +22,12 @@ type yamlReader struct {
 	diags    []source.Diagnostic
 	comments []*ast.Comment
 	anchors  map[string]ast.Value
+	anchored []*ast.Anchor
 	used     map[string]bool
 	stop     bool // a limit was hit: read no further
 }
 
-const maxDepth = 200
+const maxDepth = 64
 
 // props are the node properties written before a node.
 type props struct {
@@ -298,7 +299,7 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 	default:
 		if key, ok := r.implicitKey(); ok {
 			if inline && !ctx.fromSeq {
-				r.syntaxError(start, key.end, "mapping values are not allowed here; quote the value if it contains \": \"")
+				r.syntaxError(key.colon, key.colon+1, "mapping values are not allowed here; quote the value if it contains \": \"")
 				v = r.scalarFromText(p, start, key)
 				r.pos = key.end
 				r.skipLine()
@@ -372,6 +373,9 @@ func (r *yamlReader) readProperty(p *props) {
 func (r *yamlReader) define(p props, v ast.Value) {
 	if p.anchor != "" {
 		r.anchors[p.anchor] = v
+		a := &ast.Anchor{Name: p.anchor, NameRange: r.rng(p.anchorNameFrom, p.anchorNameFrom+len(p.anchor)), Value: v}
+		a.Range = v.Span()
+		r.anchored = append(r.anchored, a)
 	}
 }
 
@@ -499,7 +503,6 @@ func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
 	if p.start >= 0 {
 		start = p.start
 	}
-	r.define(p, m)
 	seen := map[string]*ast.Pair{}
 	end := r.pos
 	for !r.stop {
@@ -516,9 +519,8 @@ func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
 			r.skipBlock(indent)
 		} else {
 			key := r.scalarFromText(props{start: -1}, keyStart, k)
-			if key.Kind != ast.String {
-				key.Kind = ast.String // keys are compared as strings
-			}
+			key.Kind = ast.String // keys are compared as strings
+			r.checkMergeKey(key)
 			r.pos = k.colon + 1
 			val := r.blockValue(indent, blockCtx{inline: true, keyIndex: true, after: k.colon + 1})
 			pair := &ast.Pair{Key: key, Value: val}
@@ -562,6 +564,7 @@ func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
 		}
 	}
 	m.Range = r.rng(start, max(end, start))
+	r.define(p, m)
 	return m
 }
 
@@ -572,7 +575,6 @@ func (r *yamlReader) blockSequence(indent int, p props) *ast.Sequence {
 	if p.start >= 0 {
 		start = p.start
 	}
-	r.define(p, s)
 	end := r.pos
 	for !r.stop {
 		dash := r.pos
@@ -606,6 +608,7 @@ func (r *yamlReader) blockSequence(indent int, p props) *ast.Sequence {
 		}
 	}
 	s.Range = r.rng(start, max(end, start))
+	r.define(p, s)
 	return s
 }
 
@@ -659,10 +662,8 @@ func (r *yamlReader) flowCollection(p props) ast.Value {
 	var s *ast.Sequence
 	if isMap {
 		m = &ast.Mapping{Flow: true, Anchor: p.anchor}
-		r.define(p, m)
 	} else {
 		s = &ast.Sequence{Flow: true, Anchor: p.anchor}
-		r.define(p, s)
 	}
 	seen := map[string]*ast.Pair{}
 	r.pos++
@@ -744,9 +745,11 @@ func (r *yamlReader) flowCollection(p props) ast.Value {
 	}
 	if isMap {
 		m.Range = r.rng(start, end)
+		r.define(p, m)
 		return m
 	}
 	s.Range = r.rng(start, end)
+	r.define(p, s)
 	return s
 }
 
@@ -759,6 +762,7 @@ func (r *yamlReader) flowPair(key, val ast.Value, start int, seen map[string]*as
 		k.Range = key.Span()
 	}
 	k.Kind = ast.String
+	r.checkMergeKey(k)
 	pair := &ast.Pair{Key: k, Value: val}
 	pair.Range = r.rng(start, max(val.End().Offset, k.End().Offset))
 	if first, dup := seen[k.Text]; dup {
@@ -846,5 +850,15 @@ func applyTag(s *ast.Scalar) {
 				s.Kind = ast.Int
 			}
 		}
+	}
+}
+
+// checkMergeKey reports a "<<" merge key: the reference reads YAML 1.2, where
+// "<<" is an ordinary key that it then ignores, so the merged fields are
+// silently missing.
+func (r *yamlReader) checkMergeKey(k *ast.Scalar) {
+	if k.Style == ast.Plain && k.Text == "<<" {
+		r.errorAt("yaml-merge-key", k.Range.Start.Offset, k.Range.End.Offset,
+			"YAML merge keys are not supported: \"<<\" is an ordinary key that the reference ignores, so the merged fields are missing; write the fields out")
 	}
 }

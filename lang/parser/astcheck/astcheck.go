@@ -1,0 +1,166 @@
+// Package astcheck verifies the invariants of a parsed tree that every
+// feature depends on: ranges inside the file, children inside parents, and
+// token ranges that spell exactly the token as written. The golden tests, the
+// corpus test and the fuzz test all run it.
+package astcheck
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// Check returns every invariant violation in f (nil when it holds), with the
+// parse's diagnostics checked too.
+func Check(f *ast.File, diags []source.Diagnostic) []string {
+	c := &checker{f: f, n: len(f.Src.Content)}
+	for _, d := range diags {
+		c.rangeOK(d.Range, "diagnostic "+d.Code)
+		if d.Code == "" {
+			c.errorf("diagnostic without a code: %s", d.Message)
+		}
+		if d.Severity < source.Error || d.Severity > source.Hint {
+			c.errorf("diagnostic %s has severity %d", d.Code, d.Severity)
+		}
+		for _, fx := range d.Fixes {
+			for _, e := range fx.Edits {
+				c.rangeOK(e.Range, "fix edit of "+d.Code)
+			}
+		}
+	}
+	c.node(f, nil, nil)
+	return c.errs
+}
+
+type checker struct {
+	f    *ast.File
+	n    int
+	errs []string
+}
+
+func (c *checker) errorf(format string, args ...any) {
+	if len(c.errs) < 20 {
+		c.errs = append(c.errs, fmt.Sprintf(format, args...))
+	}
+}
+
+func (c *checker) rangeOK(r source.Range, what string) bool {
+	s, e := r.Start, r.End
+	if s.Offset < 0 || s.Offset > e.Offset || e.Offset > c.n {
+		c.errorf("%s: range %d-%d outside 0..%d", what, s.Offset, e.Offset, c.n)
+		return false
+	}
+	for _, p := range []source.Pos{s, e} {
+		if want := c.f.Src.Pos(p.Offset); want != p {
+			c.errorf("%s: position %+v should be %+v", what, p, want)
+			return false
+		}
+	}
+	return true
+}
+
+// aliased reports whether r lies inside an anchored value: nodes built
+// through an alias keep the anchor's ranges.
+func (c *checker) aliased(r source.Range) bool {
+	for _, a := range c.f.Anchors {
+		if a.Range.Covers(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// node checks n and its subtree; parent is n's parent and scalar the
+// enclosing string scalar of a token, if any.
+func (c *checker) node(n, parent ast.Node, scalar *ast.Scalar) {
+	what := fmt.Sprintf("%T at %s", n, n.Span())
+	if !c.rangeOK(n.Span(), what) {
+		return
+	}
+	if parent != nil && !parent.Span().Covers(n.Span()) && !c.aliased(n.Span()) {
+		c.errorf("%s lies outside its parent %T at %s", what, parent, parent.Span())
+	}
+	switch v := n.(type) {
+	case *ast.Shell:
+		scalar = v.Scalar
+	case *ast.Template:
+		scalar = v.Scalar
+	case *ast.Condition:
+		scalar = v.Scalar
+	case *ast.Pipeline:
+		scalar = v.Scalar
+	}
+	if scalar != nil {
+		if want, ok := spelling(n); ok {
+			c.token(n, scalar, want)
+		}
+	}
+	for _, ch := range ast.Children(n) {
+		c.node(ch, n, scalar)
+	}
+}
+
+// spelling is the decoded text a token node must cover, when it is fixed by
+// the node's fields.
+func spelling(n ast.Node) (string, bool) {
+	switch n := n.(type) {
+	case *ast.StepRef:
+		return "$" + n.ID + path(n.Path), true
+	case *ast.BracedRef:
+		return "${" + n.ID + path(n.Path) + "}", true
+	case *ast.ArgRef:
+		return "${" + n.Name + "}", true
+	case *ast.Ident:
+		return n.Name, true
+	case *ast.ShellVar:
+		if !n.Braced {
+			return "$" + n.Name, true
+		}
+	case *ast.Literal:
+		if n.Kind == ast.LitNumber || n.Kind == ast.LitWord || n.Kind == ast.LitTrue || n.Kind == ast.LitFalse || n.Kind == ast.LitNull {
+			return n.Value, true
+		}
+	}
+	return "", false
+}
+
+func path(p []*ast.Ident) string {
+	var b strings.Builder
+	for _, s := range p {
+		b.WriteByte('.')
+		b.WriteString(s.Name)
+	}
+	return b.String()
+}
+
+// token checks that the token's source range maps back, through the
+// scalar's text map, to a decoded slice equal to want, and that where the
+// map is verbatim the source bytes themselves equal want.
+func (c *checker) token(n ast.Node, s *ast.Scalar, want string) {
+	r := n.Span()
+	m := &s.Map
+	for i := 0; i+len(want) <= len(s.Text); i++ {
+		if s.Text[i:i+len(want)] != want {
+			continue
+		}
+		if m.Start(i) == r.Start.Offset && m.End(i+len(want)) == r.End.Offset {
+			if verbatimRun(m, i, i+len(want)) && string(c.f.Src.Content[r.Start.Offset:r.End.Offset]) != want {
+				c.errorf("%T %q: source bytes %q differ", n, want, c.f.Src.Content[r.Start.Offset:r.End.Offset])
+			}
+			return
+		}
+	}
+	c.errorf("%T at %s: its source text %q does not spell %q", n, r, c.f.Src.Content[r.Start.Offset:r.End.Offset], want)
+}
+
+// verbatimRun reports whether decoded [i, j) lies in one verbatim segment.
+func verbatimRun(m *source.TextMap, i, j int) bool {
+	for _, s := range m.Segs {
+		if s.Dec <= i && j <= s.Dec+s.DecLen {
+			return s.Verbatim
+		}
+	}
+	return false
+}

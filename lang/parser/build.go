@@ -1,0 +1,292 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// builder turns the generic YAML tree into typed workflow nodes and parses
+// the languages embedded in strings. Validation of the reference's load-time
+// rules is in validate.go.
+type builder struct {
+	file   *source.File
+	diags  []source.Diagnostic
+	budget int // nodes that may still be built through aliases
+	warned bool
+}
+
+// aliasBudget bounds the typed nodes built through aliases, so that an alias
+// bomb (anchors that nest aliases to each other) is cut off quickly.
+const aliasBudget = 20000
+
+// resolve follows an alias to its anchored value, charging the budget.
+func (b *builder) resolve(v ast.Value) ast.Value {
+	a, ok := v.(*ast.Alias)
+	if !ok {
+		return v
+	}
+	t := ast.Resolve(a)
+	if t == nil {
+		return v
+	}
+	b.budget -= countNodes(t, b.budget+1)
+	if b.budget < 0 {
+		if !b.warned {
+			b.warned = true
+			b.diags = append(b.diags, source.Diagnostic{
+				File: b.file.Name, Range: a.Range, Severity: source.Error, Code: "limit-exceeded",
+				Message: fmt.Sprintf("aliases expand to more than %d nodes; the expansion stops here", aliasBudget),
+			})
+		}
+		return v
+	}
+	return t
+}
+
+// countNodes counts the generic nodes under v, following aliases, up to limit.
+func countNodes(v ast.Value, limit int) int {
+	n := 0
+	var walk func(v ast.Value)
+	walk = func(v ast.Value) {
+		if n > limit {
+			return
+		}
+		n++
+		switch v := v.(type) {
+		case *ast.Mapping:
+			for _, p := range v.Pairs {
+				walk(p.Value)
+			}
+		case *ast.Sequence:
+			for _, it := range v.Items {
+				walk(it)
+			}
+		case *ast.Alias:
+			if v.Target != nil {
+				walk(v.Target)
+			}
+		}
+	}
+	walk(v)
+	return n
+}
+
+// object builds the fields of a typed mapping node. known maps each key the
+// reference reads to the slot that receives its field; typed converts a
+// field's value to its typed node.
+func (b *builder) object(m *ast.Mapping, known map[string]**ast.Field, typed func(name string, v ast.Value) ast.Value) ast.Object {
+	o := ast.Object{Flow: m.Flow}
+	o.Range = m.Range
+	o.Fields = make([]*ast.Field, 0, len(m.Pairs))
+	for _, p := range m.Pairs {
+		f := &ast.Field{Key: p.Key, Value: p.Value}
+		f.Range = p.Range
+		slot, ok := known[p.Key.Text]
+		if ok {
+			*slot = f
+			if typed != nil {
+				if v := typed(p.Key.Text, b.resolve(p.Value)); v != nil {
+					f.Value = v
+				}
+			}
+		} else {
+			o.Unknown = append(o.Unknown, f)
+		}
+		o.Fields = append(o.Fields, f)
+	}
+	return o
+}
+
+func asMapping(v ast.Value) (*ast.Mapping, bool) {
+	m, ok := v.(*ast.Mapping)
+	return m, ok
+}
+
+func asString(v ast.Value) (*ast.Scalar, bool) {
+	s, ok := v.(*ast.Scalar)
+	if ok && s.Kind == ast.String {
+		return s, true
+	}
+	return nil, false
+}
+
+// workflow builds the top-level mapping.
+func (b *builder) workflow(m *ast.Mapping) *ast.Workflow {
+	w := &ast.Workflow{}
+	known := map[string]**ast.Field{
+		"name": &w.Name, "description": &w.Description, "args": &w.Args, "env": &w.Env,
+		"cwd": &w.Cwd, "steps": &w.Steps, "cost_limit": &w.CostLimit,
+	}
+	w.Object = b.object(m, known, func(name string, v ast.Value) ast.Value {
+		switch name {
+		case "args":
+			if m, ok := asMapping(v); ok {
+				return b.args(m)
+			}
+		case "env":
+			if m, ok := asMapping(v); ok {
+				return b.templateMap(m)
+			}
+		case "cwd":
+			if s, ok := asString(v); ok {
+				return parseTemplate(b.file, s)
+			}
+		case "steps":
+			if s, ok := v.(*ast.Sequence); ok {
+				return b.stepList(s, ast.TopStep)
+			}
+		case "cost_limit":
+			if m, ok := asMapping(v); ok {
+				c := &ast.CostLimit{}
+				c.Object = b.object(m, map[string]**ast.Field{"max_usd": &c.MaxUSD, "action": &c.Action}, nil)
+				return c
+			}
+		}
+		return nil
+	})
+	return w
+}
+
+func (b *builder) args(m *ast.Mapping) *ast.Args {
+	a := &ast.Args{}
+	a.Object = b.object(m, nil, nil)
+	a.Unknown = nil
+	for _, f := range a.Fields {
+		if dm, ok := asMapping(b.resolve(f.Value)); ok {
+			d := &ast.ArgDef{}
+			d.Object = b.object(dm, map[string]**ast.Field{"default": &d.Default, "description": &d.Description}, nil)
+			f.Value = d
+		}
+	}
+	return a
+}
+
+// templateMap builds an env or workflow_args mapping: every key is the
+// user's, string values are templates.
+func (b *builder) templateMap(m *ast.Mapping) *ast.TemplateMap {
+	t := &ast.TemplateMap{}
+	t.Object = b.object(m, nil, nil)
+	t.Unknown = nil
+	for _, f := range t.Fields {
+		if s, ok := asString(b.resolve(f.Value)); ok {
+			f.Value = parseTemplate(b.file, s)
+		}
+	}
+	return t
+}
+
+func (b *builder) stepList(s *ast.Sequence, ctx ast.StepContext) *ast.StepList {
+	l := &ast.StepList{Flow: s.Flow, Items: make([]ast.Value, 0, len(s.Items))}
+	l.Range = s.Range
+	for _, it := range s.Items {
+		if m, ok := asMapping(b.resolve(it)); ok {
+			l.Items = append(l.Items, b.step(m, ctx))
+			continue
+		}
+		l.Items = append(l.Items, it)
+	}
+	return l
+}
+
+// step builds a step, a branch or a sub-step. Every step key gets its typed
+// value in every context; the checker decides which ones the context ignores.
+func (b *builder) step(m *ast.Mapping, ctx ast.StepContext) *ast.Step {
+	s := &ast.Step{Context: ctx}
+	known := map[string]**ast.Field{
+		"id": &s.ID, "run": &s.Run, "command": &s.Command, "pipeline": &s.Pipeline,
+		"workflow": &s.Workflow, "workflow_args": &s.WorkflowArgs, "parallel": &s.Parallel,
+		"for_each": &s.ForEach, "steps": &s.Steps, "item_var": &s.ItemVar, "index_var": &s.IndexVar,
+		"batch_size": &s.BatchSize, "pause_ms": &s.PauseMs, "approval": &s.Approval, "input": &s.Input,
+		"stdin": &s.Stdin, "env": &s.Env, "cwd": &s.Cwd, "when": &s.When, "condition": &s.Condition,
+		"retry": &s.Retry, "timeout_ms": &s.TimeoutMs, "on_error": &s.OnError,
+	}
+	s.Object = b.object(m, known, func(name string, v ast.Value) ast.Value {
+		return b.stepValue(name, v)
+	})
+	return s
+}
+
+// stepValue converts the value of a known step key to its typed node, or
+// returns nil to keep the generic value.
+func (b *builder) stepValue(name string, v ast.Value) ast.Value {
+	switch name {
+	case "run", "command":
+		if s, ok := asString(v); ok {
+			return parseShell(b.file, s)
+		}
+	case "pipeline":
+		if s, ok := asString(v); ok {
+			p := parsePipeline(b.file, s)
+			p.Refs = scanRefs(b.file, s)
+			if p.Err != nil {
+				b.diags = append(b.diags, source.Diagnostic{
+					File: b.file.Name, Range: p.Err.Range, Severity: source.Error, Code: "pipeline-parse-error",
+					Message: "pipeline does not parse: " + p.Err.Msg,
+				})
+			}
+			return p
+		}
+	case "workflow", "for_each", "stdin", "cwd":
+		if s, ok := asString(v); ok {
+			return parseTemplate(b.file, s)
+		}
+	case "workflow_args", "env":
+		if m, ok := asMapping(v); ok {
+			return b.templateMap(m)
+		}
+	case "parallel":
+		if m, ok := asMapping(v); ok {
+			p := &ast.Parallel{}
+			p.Object = b.object(m, map[string]**ast.Field{"wait": &p.Wait, "timeout_ms": &p.TimeoutMs, "branches": &p.Branches},
+				func(name string, v ast.Value) ast.Value {
+					if seq, ok := v.(*ast.Sequence); ok && name == "branches" {
+						return b.stepList(seq, ast.BranchStep)
+					}
+					return nil
+				})
+			return p
+		}
+	case "steps":
+		if seq, ok := v.(*ast.Sequence); ok {
+			return b.stepList(seq, ast.SubStep)
+		}
+	case "approval":
+		if m, ok := asMapping(v); ok {
+			a := &ast.Approval{}
+			a.Object = b.object(m, map[string]**ast.Field{
+				"prompt": &a.Prompt, "items": &a.Items, "preview": &a.Preview,
+				"initiated_by": &a.InitiatedBy, "initiatedBy": &a.InitiatedByCC,
+				"required_approver": &a.RequiredApprover, "requiredApprover": &a.RequiredApproverCC,
+				"require_different_approver": &a.RequireDifferentApprover, "requireDifferentApprover": &a.RequireDifferentApproverCC,
+			}, nil)
+			return a
+		}
+	case "input":
+		if m, ok := asMapping(v); ok {
+			in := &ast.Input{}
+			in.Object = b.object(m, map[string]**ast.Field{"prompt": &in.Prompt, "responseSchema": &in.ResponseSchema, "defaults": &in.Defaults}, nil)
+			return in
+		}
+	case "retry":
+		if m, ok := asMapping(v); ok {
+			r := &ast.Retry{}
+			r.Object = b.object(m, map[string]**ast.Field{"max": &r.Max, "backoff": &r.Backoff, "delay_ms": &r.DelayMs, "max_delay_ms": &r.MaxDelayMs, "jitter": &r.Jitter}, nil)
+			return r
+		}
+	case "when", "condition":
+		if s, ok := asString(v); ok {
+			c := parseCondition(b.file, s)
+			if c.Err != nil {
+				b.diags = append(b.diags, source.Diagnostic{
+					File: b.file.Name, Range: c.Err.Range, Severity: source.Error, Code: "condition-syntax",
+					Message: fmt.Sprintf("invalid condition: %s; the reference fails at run time with \"Unsupported condition: %s\"", c.Err.Msg, strings.TrimSpace(s.Text)),
+				})
+			}
+			return c
+		}
+	}
+	return nil
+}
