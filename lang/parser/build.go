@@ -2,7 +2,9 @@ package parser
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
@@ -16,6 +18,7 @@ type builder struct {
 	diags  []source.Diagnostic
 	budget int // nodes that may still be built through aliases
 	warned bool
+	shells []*ast.Shell // shell texts to parse, see parseShells
 }
 
 // aliasBudget bounds the typed nodes built through aliases, so that an alias
@@ -78,14 +81,18 @@ func countNodes(v ast.Value, limit int) int {
 // reference reads to the slot that receives its field; typed converts a
 // field's value to its typed node.
 func (b *builder) object(m *ast.Mapping, known map[string]**ast.Field, typed func(name string, v ast.Value) ast.Value) ast.Object {
+	return b.objectFunc(m, func(name string) **ast.Field { return known[name] }, typed)
+}
+
+// objectFunc is object with the slots given by a function (no map to build).
+func (b *builder) objectFunc(m *ast.Mapping, slotOf func(name string) **ast.Field, typed func(name string, v ast.Value) ast.Value) ast.Object {
 	o := ast.Object{Flow: m.Flow}
 	o.Range = m.Range
 	o.Fields = make([]*ast.Field, 0, len(m.Pairs))
 	for _, p := range m.Pairs {
 		f := &ast.Field{Key: p.Key, Value: p.Value}
 		f.Range = p.Range
-		slot, ok := known[p.Key.Text]
-		if ok {
+		if slot := slotOf(p.Key.Text); slot != nil {
 			*slot = f
 			if typed != nil {
 				if v := typed(p.Key.Text, b.resolve(p.Value)); v != nil {
@@ -152,7 +159,7 @@ func (b *builder) workflow(m *ast.Mapping) *ast.Workflow {
 
 func (b *builder) args(m *ast.Mapping) *ast.Args {
 	a := &ast.Args{}
-	a.Object = b.object(m, nil, nil)
+	a.Object = b.objectFunc(m, noSlots, nil)
 	a.Unknown = nil
 	for _, f := range a.Fields {
 		if dm, ok := asMapping(b.resolve(f.Value)); ok {
@@ -168,7 +175,7 @@ func (b *builder) args(m *ast.Mapping) *ast.Args {
 // user's, string values are templates.
 func (b *builder) templateMap(m *ast.Mapping) *ast.TemplateMap {
 	t := &ast.TemplateMap{}
-	t.Object = b.object(m, nil, nil)
+	t.Object = b.objectFunc(m, noSlots, nil)
 	t.Unknown = nil
 	for _, f := range t.Fields {
 		if s, ok := asString(b.resolve(f.Value)); ok {
@@ -195,18 +202,62 @@ func (b *builder) stepList(s *ast.Sequence, ctx ast.StepContext) *ast.StepList {
 // value in every context; the checker decides which ones the context ignores.
 func (b *builder) step(m *ast.Mapping, ctx ast.StepContext) *ast.Step {
 	s := &ast.Step{Context: ctx}
-	known := map[string]**ast.Field{
-		"id": &s.ID, "run": &s.Run, "command": &s.Command, "pipeline": &s.Pipeline,
-		"workflow": &s.Workflow, "workflow_args": &s.WorkflowArgs, "parallel": &s.Parallel,
-		"for_each": &s.ForEach, "steps": &s.Steps, "item_var": &s.ItemVar, "index_var": &s.IndexVar,
-		"batch_size": &s.BatchSize, "pause_ms": &s.PauseMs, "approval": &s.Approval, "input": &s.Input,
-		"stdin": &s.Stdin, "env": &s.Env, "cwd": &s.Cwd, "when": &s.When, "condition": &s.Condition,
-		"retry": &s.Retry, "timeout_ms": &s.TimeoutMs, "on_error": &s.OnError,
-	}
-	s.Object = b.object(m, known, func(name string, v ast.Value) ast.Value {
-		return b.stepValue(name, v)
-	})
+	s.Object = b.objectFunc(m, func(name string) **ast.Field { return stepSlot(s, name) }, b.stepValue)
 	return s
+}
+
+// stepSlot is the field of s that receives the key name, or nil for a key
+// the reference does not read.
+func stepSlot(s *ast.Step, name string) **ast.Field {
+	switch name {
+	case "id":
+		return &s.ID
+	case "run":
+		return &s.Run
+	case "command":
+		return &s.Command
+	case "pipeline":
+		return &s.Pipeline
+	case "workflow":
+		return &s.Workflow
+	case "workflow_args":
+		return &s.WorkflowArgs
+	case "parallel":
+		return &s.Parallel
+	case "for_each":
+		return &s.ForEach
+	case "steps":
+		return &s.Steps
+	case "item_var":
+		return &s.ItemVar
+	case "index_var":
+		return &s.IndexVar
+	case "batch_size":
+		return &s.BatchSize
+	case "pause_ms":
+		return &s.PauseMs
+	case "approval":
+		return &s.Approval
+	case "input":
+		return &s.Input
+	case "stdin":
+		return &s.Stdin
+	case "env":
+		return &s.Env
+	case "cwd":
+		return &s.Cwd
+	case "when":
+		return &s.When
+	case "condition":
+		return &s.Condition
+	case "retry":
+		return &s.Retry
+	case "timeout_ms":
+		return &s.TimeoutMs
+	case "on_error":
+		return &s.OnError
+	}
+	return nil
 }
 
 // stepValue converts the value of a known step key to its typed node, or
@@ -215,7 +266,9 @@ func (b *builder) stepValue(name string, v ast.Value) ast.Value {
 	switch name {
 	case "run", "command":
 		if s, ok := asString(v); ok {
-			return parseShell(b.file, s)
+			sh := &ast.Shell{Loc: s.Loc, Scalar: s}
+			b.shells = append(b.shells, sh)
+			return sh
 		}
 	case "pipeline":
 		if s, ok := asString(v); ok {
@@ -289,4 +342,38 @@ func (b *builder) stepValue(name string, v ast.Value) ast.Value {
 		}
 	}
 	return nil
+}
+
+// noSlots is for mappings whose keys are all the user's (args, env).
+func noSlots(string) **ast.Field { return nil }
+
+// parseShells parses the collected shell texts. Shell parsing is the largest
+// part of a check, and the texts are independent, so they are parsed on all
+// CPUs; each result lands in its own node, so the output is deterministic.
+func (b *builder) parseShells() {
+	workers := min(runtime.GOMAXPROCS(0), len(b.shells)/64+1)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failure any
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					mu.Lock()
+					failure = r
+					mu.Unlock()
+				}
+			}()
+			for i := w; i < len(b.shells); i += workers {
+				sh := b.shells[i]
+				*sh = *parseShell(b.file, sh.Scalar)
+			}
+		}()
+	}
+	wg.Wait()
+	if failure != nil {
+		panic(failure) // Parse recovers it on its own goroutine
+	}
 }

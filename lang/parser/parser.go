@@ -74,6 +74,7 @@ func Parse(filename string, src []byte) (file *ast.File, diags []source.Diagnost
 	} else {
 		file.Doc = doc
 	}
+	b.parseShells()
 	b.validate(file.Doc, file.Workflow)
 	diags = append(diags, b.diags...)
 	source.Sort(diags)

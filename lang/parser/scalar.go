@@ -529,7 +529,10 @@ func scanBlockScalar(src []byte, start, parentIndent int) (scalarText, blockHead
 		switch h.chomp {
 		case '-':
 		case '+':
-			tail, end := "", last.end+last.brk
+			// Kept line breaks have no text of their own: they map to
+			// the end of the content, which is where the scalar's range
+			// ends.
+			tail := ""
 			if last.brk > 0 {
 				tail = "\n"
 			}
@@ -537,12 +540,11 @@ func scanBlockScalar(src []byte, start, parentIndent int) (scalarText, blockHead
 				if t.brk > 0 {
 					tail += "\n"
 				}
-				end = t.end + t.brk
 			}
-			d.replace(last.end, end, tail)
+			d.replace(last.end, last.end, tail)
 		default:
 			if last.brk > 0 {
-				d.replace(last.end, last.end+last.brk, "\n")
+				d.replace(last.end, last.end, "\n")
 			}
 		}
 	} else if h.chomp == '+' && len(trailing) > 0 {
@@ -550,8 +552,7 @@ func scanBlockScalar(src []byte, start, parentIndent int) (scalarText, blockHead
 		if trailing[len(trailing)-1].brk == 0 {
 			tail = tail[:len(tail)-1]
 		}
-		last := trailing[len(trailing)-1]
-		d.replace(trailing[0].start, last.end+last.brk, tail)
+		d.replace(h.end, h.end, tail)
 	}
 	st.text = d.b.String()
 	st.tm = d.tm

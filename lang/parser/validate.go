@@ -591,6 +591,9 @@ func (b *builder) validateExecution(s *ast.Step, name string) {
 		b.report("conflicting-execution", exec[1].Key.Range, []source.Related{{File: b.file.Name, Range: exec[0].Key.Range, Message: "\"" + exec[0].Name() + "\" is here"}},
 			"%s has both %q and %q: a step can only define one of run, command, pipeline, workflow, parallel, or for_each", name, exec[0].Name(), exec[1].Name())
 	}
+	if s.ForEach != nil {
+		hasApproval, hasInput = false, false // reported as loop-field-not-allowed
+	}
 	if hasInput && len(exec) > 0 {
 		b.report("conflicting-execution", s.Input.Key.Range, []source.Related{{File: b.file.Name, Range: exec[0].Key.Range, Message: "\"" + exec[0].Name() + "\" is here"}},
 			"%s: input steps cannot define run, command, pipeline, workflow, parallel, or for_each", name)

@@ -25,6 +25,7 @@ type yamlReader struct {
 	anchored []*ast.Anchor
 	used     map[string]bool
 	stop     bool // a limit was hit: read no further
+	start    int  // where the text starts (after a byte order mark)
 }
 
 const maxDepth = 64
@@ -38,7 +39,7 @@ type props struct {
 }
 
 func newYAMLReader(file *source.File, start int) *yamlReader {
-	return &yamlReader{src: file.Content, file: file, pos: start, anchors: map[string]ast.Value{}, used: map[string]bool{}}
+	return &yamlReader{src: file.Content, file: file, pos: start, start: start, anchors: map[string]ast.Value{}, used: map[string]bool{}}
 }
 
 func (r *yamlReader) rng(a, b int) source.Range { return r.file.Range(a, b) }
@@ -109,7 +110,7 @@ func (r *yamlReader) skipToContent() (newLine, tabIndent bool) {
 				tabIndent = true
 			}
 			r.pos++
-		case c == '#' && (r.pos == 0 || isBlank(r.src[r.pos-1]) || lineBreakAt(r.src, r.pos-1) > 0 || r.src[r.pos-1] == '\n'):
+		case c == '#' && (r.pos <= r.start || isBlank(r.src[r.pos-1]) || r.src[r.pos-1] == '\n'):
 			r.skipComment()
 		case lineBreakAt(r.src, r.pos) > 0:
 			r.pos += lineBreakAt(r.src, r.pos)
@@ -132,7 +133,7 @@ func isBlankPrefix(src []byte, i int) bool {
 	return true
 }
 
-func (r *yamlReader) column(i int) int { return i - lineStartOf(r.src, i) }
+func (r *yamlReader) column(i int) int { return i - max(lineStartOf(r.src, i), r.start) }
 
 // isSeqEntry reports whether a block sequence entry indicator "- " is at i.
 func (r *yamlReader) isSeqEntry(i int) bool { return r.at(i) == '-' && r.blankOrEnd(i+1) }

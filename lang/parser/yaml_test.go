@@ -3,8 +3,8 @@ package parser
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"math"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -175,7 +175,7 @@ func TestYAMLErrors(t *testing.T) {
 		{"a: *nope\n", "1:4 yaml-undefined-alias"},
 		{"a:\n\tb: 1\n", "2:1 yaml-syntax"},
 		{"a: \"open\nb: 1\n", "1:4 yaml-syntax"},
-		{"a: b: c\n", "1:4 yaml-syntax"},
+		{"a: b: c\n", "1:5 yaml-syntax"},
 		{"a: 1\n  b: 2\n", "2:4 yaml-syntax"},
 	}
 	for _, c := range cases {

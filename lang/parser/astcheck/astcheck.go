@@ -115,7 +115,7 @@ func spelling(n ast.Node) (string, bool) {
 	case *ast.Ident:
 		return n.Name, true
 	case *ast.ShellVar:
-		if !n.Braced {
+		if !n.Braced && n.Op == "" {
 			return "$" + n.Name, true
 		}
 	case *ast.Literal:

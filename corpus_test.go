@@ -1,0 +1,159 @@
+package lobster_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/lang/parser/astcheck"
+	"github.com/lobsterdev/lobster/lang/source"
+	"github.com/rogpeppe/go-internal/diff"
+)
+
+const corpusDir = "../shared/corpus"
+
+// loadCodes are the codes of the reference's load-time failures (YAML/JSON
+// parsing and workflow-files.md §1.6).
+var loadCodes = map[string]bool{
+	"yaml-syntax": true, "yaml-duplicate-key": true, "yaml-multi-document": true, "yaml-merge-key": true,
+	"yaml-undefined-alias": true, "json-extension-not-json": true, "not-a-workflow": true, "missing-id": true,
+	"duplicate-id": true, "missing-execution": true, "conflicting-execution": true, "loop-field-not-allowed": true,
+	"wrong-type": true, "invalid-value": true, "invalid-response-schema": true, "limit-exceeded": true,
+}
+
+type refVerdict struct {
+	File  string `json:"file"`
+	OK    bool   `json:"ok"`
+	Error string `json:"error"`
+}
+
+// readVerdicts reads a JSON-lines file recorded from the reference's loader
+// (scripts/record-reference.sh).
+func readVerdicts(t *testing.T, path string) map[string]refVerdict {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]refVerdict{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var v refVerdict
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatal(err)
+		}
+		out[v.File] = v
+	}
+	return out
+}
+
+// TestCorpus parses every real-world file: no panic, the invariants hold, the
+// JSON output is valid, the diagnostics match the recorded golden, and the
+// load verdict agrees with the reference's: files it loads get no
+// load-time error, files it rejects get one.
+func TestCorpus(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*"))
+	if len(files) == 0 {
+		t.Skip("no corpus at " + corpusDir)
+	}
+	verdicts := readVerdicts(t, "testdata/reference/corpus-load.jsonl")
+	n := 0
+	for _, path := range files {
+		name := filepath.Base(path)
+		if name == "SOURCES.md" {
+			continue
+		}
+		n++
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, diags := parser.Parse(name, src)
+			for _, e := range astcheck.Check(f, diags) {
+				t.Errorf("invariant: %s", e)
+			}
+			if out, err := json.Marshal(diags); err != nil || !json.Valid(out) {
+				t.Errorf("diagnostics do not encode as JSON: %v", err)
+			}
+			v, ok := verdicts[name]
+			if !ok {
+				t.Fatalf("no reference verdict for %s", name)
+			}
+			loadErr := firstLoadError(diags)
+			if v.OK && loadErr != nil {
+				t.Errorf("the reference loads this file, but we report %s", loadErr)
+			}
+			if !v.OK && loadErr == nil {
+				t.Errorf("the reference rejects this file (%s), but we report no load-time error", v.Error)
+			}
+			compareGolden(t, filepath.Join("testdata/corpus", name+".diagnostics"), dumpDiags(diags))
+		})
+	}
+	if n != len(verdicts) {
+		t.Errorf("%d corpus files but %d reference verdicts", n, len(verdicts))
+	}
+}
+
+// TestReferenceProbes checks the load verdict on the probe files recorded
+// from the reference, one per load-time message.
+func TestReferenceProbes(t *testing.T) {
+	verdicts := readVerdicts(t, "testdata/reference/probes-load.jsonl")
+	for name, v := range verdicts {
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join("testdata/reference/probes", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, diags := parser.Parse(name, src)
+			for _, e := range astcheck.Check(f, diags) {
+				t.Errorf("invariant: %s", e)
+			}
+			loadErr := firstLoadError(diags)
+			if v.OK && loadErr != nil {
+				t.Errorf("the reference loads this file, but we report %s", loadErr)
+			}
+			if !v.OK && loadErr == nil {
+				t.Errorf("the reference rejects this file (%s), but we report no load-time error", v.Error)
+			}
+		})
+	}
+}
+
+func firstLoadError(diags []source.Diagnostic) *source.Diagnostic {
+	for i, d := range diags {
+		if d.Severity == source.Error && loadCodes[d.Code] {
+			return &diags[i]
+		}
+	}
+	return nil
+}
+
+func compareGolden(t *testing.T, path, got string) {
+	t.Helper()
+	want, err := os.ReadFile(path)
+	if string(want) == got && err == nil {
+		return
+	}
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("%v (run with -update to record it)", err)
+	}
+	t.Errorf("%s differs:\n%s", path, diff.Diff("want", want, "got", []byte(got)))
+}
+
+var _ = strings.TrimSpace

@@ -1,0 +1,264 @@
+package parser
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// This file scans the Lobster references of a template string (WF §3.2,
+// §3.3):
+//
+//	${name}         an *ast.ArgRef;    name = [A-Za-z0-9_-]+
+//	${id.seg.seg}   an *ast.BracedRef; id and seg = [A-Za-z0-9_-]+ (not Lobster
+//	                syntax: the user meant $id.seg; the checker reports it)
+//	$id.path        an *ast.StepRef;   id = [A-Za-z0-9_-]+, path = one or more
+//	                segments [A-Za-z0-9_]+ joined by '.', matched greedily
+//
+// The three forms are disjoint: a step reference never starts with "${", and
+// an arg name contains no '.'. The text is scanned left to right like the
+// reference's regular expressions: after a match the scan resumes after it,
+// after a '$' that starts no reference it resumes at the next byte. There is
+// no escaping ("$$" is two dollars).
+//
+// The scanner is hand-written and allocates only the nodes it returns: it
+// runs over every template string of every file.
+
+// refSpan is the decoded byte range [i, j) of one reference.
+type refSpan struct{ i, j int }
+
+// scanRefs finds the Lobster references in the decoded text of a template
+// string scalar, in source order.
+func scanRefs(f *source.File, s *ast.Scalar) []ast.Ref {
+	return scanRefSpans(f, s, nil)
+}
+
+// parseTemplate wraps scanRefs: Template{Loc: s.Loc, Scalar: s, Refs: ...}.
+func parseTemplate(f *source.File, s *ast.Scalar) *ast.Template {
+	t := &ast.Template{Scalar: s}
+	if s != nil {
+		t.Loc = s.Loc
+		t.Refs = scanRefs(f, s)
+	}
+	return t
+}
+
+// scanRefSpans is scanRefs that also appends the decoded range of each
+// reference to *spans when spans is not nil.
+func scanRefSpans(f *source.File, s *ast.Scalar, spans *[]refSpan) []ast.Ref {
+	if f == nil || s == nil {
+		return nil
+	}
+	text := s.Text
+	var refs []ast.Ref
+	for i := 0; i < len(text); {
+		k := strings.IndexByte(text[i:], '$')
+		if k < 0 {
+			break
+		}
+		i += k
+		ref, end := refAt(f, s, i)
+		if ref == nil {
+			i++
+			continue
+		}
+		if refs == nil {
+			// Every reference starts with a '$': one allocation suffices.
+			refs = make([]ast.Ref, 0, strings.Count(text[i:], "$"))
+		}
+		refs = append(refs, ref)
+		if spans != nil {
+			*spans = append(*spans, refSpan{i, end})
+		}
+		i = end
+	}
+	return refs
+}
+
+// refAt builds the reference that starts with the '$' at decoded offset i, and
+// returns it with its decoded end; it returns nil when none starts there.
+func refAt(f *source.File, s *ast.Scalar, i int) (ast.Ref, int) {
+	text := s.Text
+	if i+1 < len(text) && text[i+1] == '{' {
+		return refBracedAt(f, s, i)
+	}
+	idEnd := refScanWhile(text, i+1, refID)
+	if idEnd == i+1 || idEnd >= len(text) || text[idEnd] != '.' {
+		return nil, 0
+	}
+	end, n := refScanPath(text, idEnd, refSeg)
+	if n == 0 {
+		return nil, 0
+	}
+	rg := newSpanRanger(f, s, i, end)
+	blk := &stepRefBlock{}
+	ref := &blk.ref
+	ref.Loc = ast.Loc{Range: rg.rng(i, end)}
+	ref.ID = text[i+1 : idEnd]
+	ref.IDRange = rg.rng(i+1, idEnd)
+	if n <= len(blk.ids) {
+		ref.Path = refFillPath(&rg, idEnd, end, blk.ids[:n], blk.ptrs[:0:n])
+	} else {
+		ref.Path = refFillPath(&rg, idEnd, end, make([]ast.Ident, n), make([]*ast.Ident, 0, n))
+	}
+	return ref, end
+}
+
+// stepRefBlock holds a step reference with a short path in one allocation:
+// most paths have one or two segments ($a.stdout, $a.json.field).
+type stepRefBlock struct {
+	ref  ast.StepRef
+	ids  [2]ast.Ident
+	ptrs [2]*ast.Ident
+}
+
+// refBracedAt builds the *ast.ArgRef or *ast.BracedRef that starts with the
+// "${" at decoded offset i, or returns nil.
+func refBracedAt(f *source.File, s *ast.Scalar, i int) (ast.Ref, int) {
+	text := s.Text
+	idStart := i + 2
+	idEnd := refScanWhile(text, idStart, refID)
+	if idEnd == idStart || idEnd >= len(text) {
+		return nil, 0
+	}
+	if text[idEnd] == '}' {
+		rg := newSpanRanger(f, s, i, idEnd+1)
+		ref := &ast.ArgRef{
+			Loc:       ast.Loc{Range: rg.rng(i, idEnd+1)},
+			Name:      text[idStart:idEnd],
+			NameRange: rg.rng(idStart, idEnd),
+		}
+		return ref, idEnd + 1
+	}
+	if text[idEnd] != '.' {
+		return nil, 0
+	}
+	pathEnd, n := refScanPath(text, idEnd, refID)
+	if n == 0 || pathEnd >= len(text) || text[pathEnd] != '}' {
+		return nil, 0
+	}
+	rg := newSpanRanger(f, s, i, pathEnd+1)
+	ref := &ast.BracedRef{
+		Loc:     ast.Loc{Range: rg.rng(i, pathEnd+1)},
+		ID:      text[idStart:idEnd],
+		IDRange: rg.rng(idStart, idEnd),
+		Path:    refFillPath(&rg, idEnd, pathEnd, make([]ast.Ident, n), make([]*ast.Ident, 0, n)),
+	}
+	return ref, pathEnd + 1
+}
+
+// refScanPath matches greedily, from the '.' at i, segments of bytes of the
+// class, each after a '.'. It returns the end of the last whole segment and
+// the number of segments; a '.' not followed by a segment byte is not part of
+// it.
+func refScanPath(text string, i int, class uint8) (end, n int) {
+	end = i
+	for end < len(text) && text[end] == '.' {
+		j := refScanWhile(text, end+1, class)
+		if j == end+1 {
+			break
+		}
+		end = j
+		n++
+	}
+	return end, n
+}
+
+// refFillPath fills store with the path segments found by refScanPath in the
+// decoded text[i:end], which starts with a '.', and appends pointers to them
+// to path, which it returns.
+func refFillPath(rg *spanRanger, i, end int, store []ast.Ident, path []*ast.Ident) []*ast.Ident {
+	text := rg.s.Text
+	for k := 0; k < len(store) && i < end; k++ {
+		start := i + 1 // skip the '.'
+		j := strings.IndexByte(text[start:end], '.')
+		if j < 0 {
+			j = end
+		} else {
+			j += start
+		}
+		id := &store[k]
+		id.Loc = ast.Loc{Range: rg.rng(start, j)}
+		id.Name = text[start:j]
+		path = append(path, id)
+		i = j
+	}
+	return path
+}
+
+// spanRanger maps decoded ranges within one token [i, j) of a scalar's text
+// to source ranges. When the token lies inside one verbatim segment of the
+// map and holds no newline, which is the common case, every position is
+// computed from the token's start instead of searching the map and the line
+// table again.
+type spanRanger struct {
+	f    *source.File
+	s    *ast.Scalar
+	i    int        // decoded start of the token
+	base source.Pos // source position of decoded offset i, when fast
+	fast bool
+}
+
+// newSpanRanger prepares the ranges of the token [i, j).
+func newSpanRanger(f *source.File, s *ast.Scalar, i, j int) spanRanger {
+	rg := spanRanger{f: f, s: s, i: i}
+	segs := s.Map.Segs
+	k := sort.Search(len(segs), func(k int) bool { return segs[k].Dec+segs[k].DecLen > i })
+	if k == len(segs) || i < 0 || j > len(s.Text) || j < i {
+		return rg
+	}
+	seg := segs[k]
+	src := seg.Src + i - seg.Dec
+	if !seg.Verbatim || i < seg.Dec || j > seg.Dec+seg.DecLen || src < 0 || src+j-i > len(f.Content) ||
+		strings.IndexByte(s.Text[i:j], '\n') >= 0 {
+		return rg
+	}
+	rg.base = f.Pos(src)
+	rg.fast = true
+	return rg
+}
+
+// rng is the source range of the decoded range [a, b) of the token.
+func (rg *spanRanger) rng(a, b int) source.Range {
+	if !rg.fast {
+		return rg.s.Map.Range(rg.f, a, b)
+	}
+	b = max(a, b)
+	return source.Range{Start: rg.pos(a), End: rg.pos(b)}
+}
+
+// pos is the source position of decoded offset a of the token, on the fast
+// path.
+func (rg *spanRanger) pos(a int) source.Pos {
+	d := a - rg.i
+	return source.Pos{Offset: rg.base.Offset + d, Line: rg.base.Line, Col: rg.base.Col + d}
+}
+
+// Byte classes of reference names, as bits of refClass.
+const (
+	refSeg uint8 = 1 << iota // [A-Za-z0-9_]: a step reference path segment
+	refID                    // [A-Za-z0-9_-]: a step id, an arg name, a braced segment
+)
+
+// refClass holds the classes of each byte.
+var refClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		if 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_' {
+			t[c] = refSeg | refID
+		}
+	}
+	t['-'] = refID
+	return t
+}()
+
+// refScanWhile returns the first offset at or after i whose byte is not of
+// the class.
+func refScanWhile(text string, i int, class uint8) int {
+	for i < len(text) && refClass[text[i]]&class != 0 {
+		i++
+	}
+	return i
+}
