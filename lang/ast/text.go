@@ -26,7 +26,7 @@ type Shell struct {
 type Condition struct {
 	Loc
 	Scalar *Scalar
-	Expr   Expr         // nil when the text does not parse, or is "true"/"false"
+	Expr   Expr         // nil when the text does not parse; "true" and "false" are *Literal
 	Err    *SyntaxError // why the text does not parse
 }
 
