@@ -99,14 +99,23 @@ func (r *yamlReader) skipComment() {
 // byte. It reports whether a line break was crossed and whether the
 // indentation of the content's line holds a tab.
 func (r *yamlReader) skipToContent() (newLine, tabIndent bool) {
-	lineHasOnlyBlanks := r.pos == lineStartOf(r.src, r.pos) || isBlankPrefix(r.src, r.pos)
+	// onlyBlanks: only blanks precede pos on its line. Computed lazily for
+	// the first line: scanning back on every call would be quadratic on
+	// long single-line (minified JSON) files.
+	onlyBlanks := -1
 	for r.pos < len(r.src) {
 		c := r.src[r.pos]
 		switch {
 		case c == ' ':
 			r.pos++
 		case c == '\t':
-			if lineHasOnlyBlanks {
+			if onlyBlanks < 0 {
+				onlyBlanks = 0
+				if isBlankPrefix(r.src, r.pos) {
+					onlyBlanks = 1
+				}
+			}
+			if onlyBlanks == 1 {
 				tabIndent = true
 			}
 			r.pos++
@@ -116,9 +125,9 @@ func (r *yamlReader) skipToContent() (newLine, tabIndent bool) {
 			r.pos += lineBreakAt(r.src, r.pos)
 			newLine = true
 			tabIndent = false
-			lineHasOnlyBlanks = true
+			onlyBlanks = 1
 		default:
-			return newLine, tabIndent && lineHasOnlyBlanks
+			return newLine, tabIndent
 		}
 	}
 	return newLine, false
