@@ -71,7 +71,8 @@ var shellPool = sync.Pool{New: func() any {
 	return sc
 }}
 
-// shellScratchMax is the largest masked buffer kept in the pool.
+// shellScratchMax is the largest masked buffer kept in the pool, in bytes;
+// the span and token buffers kept hold at most a sixteenth as many entries.
 const shellScratchMax = 1 << 16
 
 // shellTok is one parameter expansion in decoded byte offsets: the expansion
@@ -108,10 +109,16 @@ func parseShell(f *source.File, s *ast.Scalar) *ast.Shell {
 	return sh
 }
 
-// release returns sc to the pool, dropping an oversized buffer.
+// release returns sc to the pool, dropping oversized buffers.
 func (sc *shellScratch) release() {
 	if cap(sc.masked) > shellScratchMax {
 		sc.masked = nil
+	}
+	if cap(sc.spans) > shellScratchMax/16 {
+		sc.spans = nil
+	}
+	if cap(sc.toks) > shellScratchMax/16 {
+		sc.toks = nil
 	}
 	sc.text = ""
 	sc.sr.Reset("")
@@ -198,8 +205,8 @@ func (sc *shellScratch) walkNode(n syntax.Node) bool {
 	return true
 }
 
-// shellParamTok converts a parameter expansion. It fails for a position that does
-// not spell the name in text, which the parser never produces.
+// shellParamTok converts a parameter expansion. It fails for a position that
+// does not spell the name in text, which the parser never produces.
 func shellParamTok(pe *syntax.ParamExp, text string) (shellTok, bool) {
 	if pe.Param == nil || !pe.Param.ValuePos.IsValid() || pe.Param.Value == "" {
 		return shellTok{}, false
@@ -281,7 +288,8 @@ func isShellNameStart(c byte) bool {
 
 // shellVars converts the tokens to nodes in source order, dropping those whose
 // expansion or name starts inside a reference span and cutting names that run
-// into one.
+// into one. Spans are sorted and disjoint; tokens are sorted here, so a span
+// that ends before one token starts ends before all later ones too.
 func shellVars(f *source.File, s *ast.Scalar, toks []shellTok, spans []refSpan) []*ast.ShellVar {
 	if len(toks) == 0 {
 		return nil
@@ -289,8 +297,12 @@ func shellVars(f *source.File, s *ast.Scalar, toks []shellTok, spans []refSpan) 
 	slices.SortStableFunc(toks, func(a, b shellTok) int { return a.start - b.start })
 	vars := make([]*ast.ShellVar, 0, len(toks))
 	store := make([]ast.ShellVar, len(toks))
+	next := 0 // the first span that ends after the current token starts
 	for _, t := range toks {
-		t, ok := clipShellTok(t, spans)
+		for next < len(spans) && spans[next].j <= t.start {
+			next++
+		}
+		t, ok := clipShellTok(t, spans[next:])
 		if !ok || t.end > len(s.Text) {
 			continue
 		}
@@ -309,15 +321,16 @@ func shellVars(f *source.File, s *ast.Scalar, toks []shellTok, spans []refSpan) 
 	return vars
 }
 
-// clipShellTok drops a token that starts inside a reference span and cuts a name
-// that runs into one. Spans are sorted and disjoint.
+// clipShellTok drops a token that starts inside a reference span and cuts a
+// name that runs into one. Spans are sorted and disjoint, and none ends at or
+// before the token's start.
 func clipShellTok(t shellTok, spans []refSpan) (shellTok, bool) {
 	if t.start < 0 || t.nameStart < t.start || t.nameEnd < t.nameStart || t.end < t.nameEnd {
 		return t, false
 	}
 	for _, sp := range spans {
-		if sp.i >= t.end {
-			break
+		if sp.i >= t.nameEnd {
+			break // only the expansion's start and its name matter
 		}
 		if inRefSpan(t.start, sp) || inRefSpan(t.nameStart, sp) {
 			return t, false
@@ -346,13 +359,20 @@ type shellLexer struct {
 	frames  []shellLexFrame // open $( or $(( substitutions
 	pending []shellHeredoc  // heredocs whose body starts at the next newline
 	toks    []shellTok
+	braces  []shellBracePair // matching braces of ${…}, computed on first use
+	braced  bool             // braces is computed
 }
+
+// shellBracePair is the offset of the '{' of a "${" and the offset after the
+// '}' that closes it.
+type shellBracePair struct{ open, end int }
 
 // shellLexFrame is an open substitution: the quoting outside it and the depth of
 // plain parentheses inside it.
 type shellLexFrame struct {
 	quote byte
 	depth int
+	arith bool // $(( … )): "<<" is a shift, not a heredoc
 }
 
 // shellHeredoc is a heredoc operator waiting for its body.
@@ -401,7 +421,7 @@ func (lx *shellLexer) step(i int) int {
 			return shellLineEnd(t, i)
 		}
 	case '<':
-		if lx.quote == 0 && strings.HasPrefix(t[i:], "<<") && !strings.HasPrefix(t[i:], "<<<") {
+		if lx.quote == 0 && !lx.inArith() && strings.HasPrefix(t[i:], "<<") && !strings.HasPrefix(t[i:], "<<<") {
 			return lx.heredocOp(i + 2)
 		}
 	case '\n':
@@ -433,14 +453,21 @@ func (lx *shellLexer) closeParen() {
 	lx.frames = lx.frames[:n-1]
 }
 
+// inArith reports whether the scan is inside an arithmetic expansion.
+func (lx *shellLexer) inArith() bool {
+	n := len(lx.frames)
+	return n > 0 && lx.frames[n-1].arith
+}
+
 // dollar handles the '$' at i.
 func (lx *shellLexer) dollar(i int) int {
 	if i+1 < len(lx.text) && lx.text[i+1] == '(' {
-		lx.frames = append(lx.frames, shellLexFrame{quote: lx.quote})
+		arith := i+2 < len(lx.text) && lx.text[i+2] == '('
+		lx.frames = append(lx.frames, shellLexFrame{quote: lx.quote, arith: arith})
 		lx.quote = 0
 		return i + 2
 	}
-	tok, next, ok := shellLexVar(lx.text, i)
+	tok, next, ok := lx.lexVar(i, len(lx.text))
 	if !ok {
 		return i + 1
 	}
@@ -448,10 +475,11 @@ func (lx *shellLexer) dollar(i int) int {
 	return next
 }
 
-// shellLexVar reads the expansion that starts with the '$' at i. For ${…} it
-// returns the offset after the operator as next, so that the scan goes on
-// into the word (${A:-$B}).
-func shellLexVar(t string, i int) (tok shellTok, next int, ok bool) {
+// lexVar reads the expansion that starts with the '$' at i; a short name
+// ends at lim at the latest. For ${…} it returns the offset after the
+// operator as next, so that the scan goes on into the word (${A:-$B}).
+func (lx *shellLexer) lexVar(i, lim int) (tok shellTok, next int, ok bool) {
+	t := lx.text[:lim]
 	j := i + 1
 	if j >= len(t) {
 		return tok, 0, false
@@ -463,11 +491,11 @@ func shellLexVar(t string, i int) (tok shellTok, next int, ok bool) {
 		}
 		return shellTok{start: i, end: ne, nameStart: j, nameEnd: ne}, ne, true
 	}
-	return shellLexBraced(t, i)
+	return lx.lexBraced(t, i)
 }
 
-// shellLexBraced reads ${…} that starts with the '$' at i.
-func shellLexBraced(t string, i int) (tok shellTok, next int, ok bool) {
+// lexBraced reads ${…} that starts with the '$' at i.
+func (lx *shellLexer) lexBraced(t string, i int) (tok shellTok, next int, ok bool) {
 	j := i + 2
 	length := false
 	if j+1 < len(t) && t[j] == '#' && t[j+1] != '}' {
@@ -486,7 +514,7 @@ func shellLexBraced(t string, i int) (tok shellTok, next int, ok bool) {
 		tok.op = shellLexOp(t, ne)
 		opEnd += len(tok.op)
 	}
-	tok.end = shellBraceEnd(t, opEnd)
+	tok.end = max(lx.braceEnd(i+1), opEnd)
 	return tok, opEnd, true
 }
 
@@ -528,27 +556,44 @@ func shellLexOp(t string, j int) string {
 	return ""
 }
 
-// shellBraceEnd returns the offset after the '}' that closes the expansion
-// whose word starts at j, counting nested ${ and skipping escapes; the end of
-// the text when there is none.
-func shellBraceEnd(t string, j int) int {
-	depth := 0
-	for ; j < len(t); j++ {
+// braceEnd returns the offset after the '}' that closes the '{' at open,
+// or the end of the text when none does.
+func (lx *shellLexer) braceEnd(open int) int {
+	if !lx.braced {
+		lx.braces = shellBracePairs(lx.text)
+		lx.braced = true
+	}
+	k, found := slices.BinarySearchFunc(lx.braces, open, func(p shellBracePair, o int) int { return p.open - o })
+	if !found {
+		return len(lx.text)
+	}
+	return lx.braces[k].end
+}
+
+// shellBracePairs matches, in one pass, the '{' of every "${" with the next
+// '}' at the same depth, skipping backslash escapes, and returns the pairs
+// sorted by their '{'.
+func shellBracePairs(t string) []shellBracePair {
+	var stack []int
+	var pairs []shellBracePair
+	for j := 0; j < len(t); j++ {
 		switch t[j] {
 		case '\\':
 			j++
-		case '{':
-			if j > 0 && t[j-1] == '$' {
-				depth++
+		case '$':
+			if j+1 < len(t) && t[j+1] == '{' {
+				j++
+				stack = append(stack, j)
 			}
 		case '}':
-			if depth == 0 {
-				return j + 1
+			if n := len(stack); n > 0 {
+				pairs = append(pairs, shellBracePair{open: stack[n-1], end: j + 1})
+				stack = stack[:n-1]
 			}
-			depth--
 		}
 	}
-	return len(t)
+	slices.SortFunc(pairs, func(a, b shellBracePair) int { return a.open - b.open })
+	return pairs
 }
 
 // heredocOp reads the delimiter word of a heredoc operator whose "<<" ends
@@ -618,7 +663,7 @@ func (lx *shellLexer) lineVars(i, end int) {
 		case '\\':
 			i += 2
 		case '$':
-			tok, next, ok := shellLexVar(t, i)
+			tok, next, ok := lx.lexVar(i, end)
 			if !ok {
 				i++
 				continue

@@ -49,6 +49,8 @@ func checkShell(t testing.TB, f *source.File, s *ast.Scalar, sh *ast.Shell) {
 			if text != v.Name || v.Braced {
 				t.Errorf("arithmetic var %s spelled %q", v.Name, text)
 			}
+		} else if strings.IndexByte(text, 0) >= 0 {
+			// The shell parser skips NUL bytes: "$\x00{A}" is ${A}.
 		} else if !strings.HasPrefix(text, "$") && !strings.HasPrefix(text, `\u0024`) ||
 			v.Braced != (strings.HasPrefix(text, "${") || strings.HasPrefix(text, `\u0024{`)) {
 			t.Errorf("var %s spelled %q (braced %v)", v.Name, text, v.Braced)
@@ -133,6 +135,11 @@ func TestParseShell(t *testing.T) {
 			refs: []string{"StepRef $a.json"},
 			vars: []string{"${a[0]} a", "$LOBSTER_ARG_Y LOBSTER_ARG_Y"},
 			err:  "arrays are a bash/mksh/zsh feature; tried parsing as posix",
+		},
+		{
+			text: "echo $(( 1 << $S )) \"$(ls '$NO' \"$YES\")\" ${U\n\"$V\"",
+			vars: []string{"$S S", "$YES YES", "${U\n\"$V\" U", "$V V"},
+			err:  "not a valid parameter expansion operator: \"\\n\"",
 		},
 		{
 			text: "if then $A; fi ${B:-${C}} ${#D} ${E:-$F}",
@@ -270,6 +277,7 @@ func TestShellLexAgreesWithParser(t *testing.T) {
 		"cat <<EOF >out\n$A '${B}'\nEOF\ncat <<\"Q\"\n$NO\nQ\ncat <<-E\n\t$C\n\tE\necho $D",
 		"cat <<A <<'B'\n$X\nA\n$NO\nB\necho $Y",
 		"case $V in (a) echo $W;; b) echo $Z;; esac",
+		"echo $(( 1 << 2 )) $(( $X << 1 ))\necho $A",
 		"echo ${A:-${B:-$C}} ${D:+\"$E\"}",
 		"echo $a.json ${x} '$b.json' $HOME.json $F$c.stdout",
 	} {
@@ -323,6 +331,7 @@ var shellFuzzSeeds = []string{
 	"echo ${a[0]} $FOO$a.json $$a.b",
 	"if then $A; fi ${B:-${C}}",
 	"echo $A\r\n",
+	"0$\x00{0}",
 }
 
 func FuzzParseShell(f *testing.F) {
@@ -361,5 +370,29 @@ func BenchmarkParseShell(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		parseShell(f, s)
+	}
+}
+
+// TestParseShellLarge checks that a long script with many references and
+// variables is parsed in linear time (a quadratic pass would take seconds).
+func TestParseShellLarge(t *testing.T) {
+	const n = 5000
+	text := strings.Repeat("echo \"$A$a.json\" ${B:-$b.stdout} $((N+1)) '$c.json'\n", n)
+	f, s := refsTestScalar(text)
+	sh := parseShell(f, s)
+	if sh.Err != nil || len(sh.Refs) != 3*n || len(sh.Vars) != 3*n {
+		t.Fatalf("valid: err %v, %d refs, %d vars", sh.Err, len(sh.Refs), len(sh.Vars))
+	}
+	bad := strings.Repeat("echo \"$A$a.json\" ${B:-$b.stdout} '$c.json' $(x\n", n)
+	f, s = refsTestScalar(bad)
+	sh = parseShell(f, s)
+	if sh.Err == nil || len(sh.Refs) != 3*n || len(sh.Vars) != 2*n {
+		t.Fatalf("invalid: err %v, %d refs, %d vars", sh.Err, len(sh.Refs), len(sh.Vars))
+	}
+	open := strings.Repeat("${A:-", n) + "\"$B"
+	f, s = refsTestScalar(open)
+	sh = parseShell(f, s)
+	if sh.Err == nil || len(sh.Vars) != n+1 {
+		t.Fatalf("unclosed: err %v, %d vars", sh.Err, len(sh.Vars))
 	}
 }

@@ -1,0 +1,395 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+const checkHelp = `usage: lobster check [flags] PATH...
+
+Check parses workflow files and reports the problems it finds.
+
+Each PATH is a file or a directory. Directories are searched recursively for
+*.lobster files, skipping directories whose name starts with "." and
+node_modules. A file named explicitly is checked whatever its extension. A
+name ending in .json is parsed as strict JSON, anything else as YAML. The
+PATH "-" reads one file from standard input.
+
+Flags (they may also follow the paths; "--" ends the flags):
+
+  --format text|json
+        output format (default text). text prints
+            file:line:col: severity: message [code]
+        with the source line and the range underlined; json prints one
+        JSON array of all findings, sorted by file and position
+  --color auto|always|never
+        colour the text output (default auto: only when standard output
+        is a terminal, NO_COLOR is not set and TERM is not "dumb")
+  --stdin-filename NAME
+        the name under which "-" is checked and reported (default <stdin>);
+        a name ending in .json is parsed as JSON
+  --explain CODE
+        print the documentation of a diagnostic code and exit
+
+Exit codes:
+
+  0  no finding of error severity
+  1  at least one finding of error severity
+  2  usage error, or a file that cannot be read
+  3  internal failure (the checker crashed on a file, or the output
+     could not be written)
+`
+
+// checkFlags are the options of lobster check.
+type checkFlags struct {
+	format        string
+	color         string
+	stdinFilename string
+	explain       string
+}
+
+// parseInterleaved parses args with fs, allowing flags after positional
+// arguments, and returns the positional arguments in order. Everything after
+// a "--" argument is positional.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runCheckWith(analyze, args, stdin, stdout, stderr)
+}
+
+// runCheckWith is runCheck with the function that checks one file.
+func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var opts checkFlags
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&opts.format, "format", "text", "output `format`: text or json")
+	fs.StringVar(&opts.color, "color", "auto", "colour the text output: auto, always or never")
+	fs.StringVar(&opts.stdinFilename, "stdin-filename", "<stdin>", "the `name` of the file read from \"-\"")
+	fs.StringVar(&opts.explain, "explain", "", "print the documentation of a diagnostic `code`")
+	usageErr := func(format string, args ...any) int {
+		if format != "" {
+			fmt.Fprintf(stderr, "lobster check: "+format+"\n", args...)
+		}
+		fmt.Fprint(stderr, "usage: lobster check [flags] PATH...\nRun \"lobster help check\" for details.\n")
+		return exitUsage
+	}
+	fs.Usage = func() {} // errors are followed by usageErr below
+	paths, err := parseInterleaved(fs, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			fmt.Fprint(stdout, checkHelp)
+			return exitOK
+		}
+		return usageErr("")
+	}
+	if opts.format != "text" && opts.format != "json" {
+		return usageErr("invalid --format %q: want text or json", opts.format)
+	}
+	if opts.color != "auto" && opts.color != "always" && opts.color != "never" {
+		return usageErr("invalid --color %q: want auto, always or never", opts.color)
+	}
+	if opts.explain != "" {
+		if len(paths) > 0 {
+			return usageErr("--explain takes no paths")
+		}
+		doc, ok := explain(opts.explain)
+		if !ok {
+			fmt.Fprintf(stderr, "lobster: no documentation for %s\n", opts.explain)
+			return exitUsage
+		}
+		fmt.Fprint(stdout, doc)
+		if !strings.HasSuffix(doc, "\n") {
+			fmt.Fprintln(stdout)
+		}
+		return exitOK
+	}
+	if len(paths) == 0 {
+		return usageErr("no paths given")
+	}
+
+	if n := countStdin(paths); n > 1 {
+		return usageErr(`"-" given %d times`, n)
+	}
+	inputs, problems := collect(paths, opts.stdinFilename)
+	code := exitOK
+	for _, p := range problems {
+		fmt.Fprintf(stderr, "lobster: %s: %s\n", p.path, p.reason)
+		code = exitUsage
+	}
+
+	results := checkAll(analyze, inputs, stdin)
+	files := make(map[string]*source.File)
+	var diags []source.Diagnostic
+	for _, r := range results {
+		switch {
+		case r.readErr != "":
+			fmt.Fprintf(stderr, "lobster: %s: %s\n", r.name, r.readErr)
+			code = max(code, exitUsage)
+		case r.panicked != "":
+			fmt.Fprintf(stderr, "lobster: internal error checking %s: %s\n", r.name, r.panicked)
+			code = max(code, exitInternal)
+		default:
+			files[r.name] = r.file
+			diags = append(diags, r.diags...)
+		}
+	}
+	source.Sort(diags)
+	if source.HasErrors(diags) {
+		code = max(code, exitFindings)
+	}
+
+	var werr error
+	if opts.format == "json" {
+		werr = source.WriteJSON(stdout, diags)
+	} else {
+		werr = source.WriteText(stdout, files, diags, useColor(opts.color, stdout, os.Getenv))
+	}
+	if werr != nil {
+		fmt.Fprintf(stderr, "lobster: writing output: %v\n", werr)
+		code = max(code, exitInternal)
+	}
+	return code
+}
+
+// useColor decides whether text output to w is coloured: always, never, or
+// (auto) when w is a terminal, NO_COLOR is unset or empty and TERM is not
+// "dumb".
+func useColor(mode string, w io.Writer, getenv func(string) string) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// input is one file to check.
+type input struct {
+	name  string // the display name: the path as given or walked, with forward slashes
+	path  string // the path to read; empty for stdin
+	stdin bool
+}
+
+// problem is a path that cannot be checked.
+type problem struct {
+	path, reason string
+}
+
+// collect expands paths into the files to check: files as named, directories
+// walked for *.lobster files. The inputs are sorted by name and contain each
+// file once.
+func collect(paths []string, stdinName string) ([]input, []problem) {
+	var inputs []input
+	var problems []problem
+	seen := make(map[string]bool)
+	add := func(in input) {
+		key := "-"
+		if !in.stdin {
+			key = filepath.Clean(in.path)
+		}
+		if !seen[key] {
+			seen[key] = true
+			inputs = append(inputs, in)
+		}
+	}
+	for _, p := range paths {
+		if p == "-" {
+			add(input{name: filepath.ToSlash(stdinName), stdin: true})
+			continue
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			problems = append(problems, problem{filepath.ToSlash(p), reason(err)})
+			continue
+		}
+		if !fi.IsDir() {
+			add(input{name: filepath.ToSlash(p), path: p})
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				problems = append(problems, problem{filepath.ToSlash(path), reason(err)})
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if path != p && skipDir(d.Name()) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !strings.EqualFold(filepath.Ext(d.Name()), ".lobster") {
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				// Follow links to files; skip dangling links (editor
+				// lock files such as .#x.lobster) and links to directories.
+				if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+					return nil
+				}
+			} else if !d.Type().IsRegular() {
+				return nil
+			}
+			add(input{name: filepath.ToSlash(path), path: path})
+			return nil
+		})
+		if err != nil {
+			problems = append(problems, problem{filepath.ToSlash(p), reason(err)})
+		}
+	}
+	sort.SliceStable(inputs, func(i, j int) bool { return inputs[i].name < inputs[j].name })
+	return inputs, problems
+}
+
+// countStdin counts the "-" arguments.
+func countStdin(paths []string) int {
+	n := 0
+	for _, p := range paths {
+		if p == "-" {
+			n++
+		}
+	}
+	return n
+}
+
+// skipDir reports whether a directory met during a walk is skipped.
+func skipDir(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "node_modules"
+}
+
+// reason is the text of err without the operation and path that
+// *fs.PathError adds ("no such file or directory", not "stat x: no such…").
+func reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// result is the outcome of checking one input.
+type result struct {
+	name     string
+	file     *source.File
+	diags    []source.Diagnostic
+	readErr  string // the file could not be read
+	panicked string // the checker panicked
+}
+
+// An analyzer checks the text of one file, named name, and returns the file's
+// line table and its diagnostics.
+type analyzer func(name string, src []byte) (*source.File, []source.Diagnostic)
+
+// analyze is the analyzer of lobster check: the parser's diagnostics.
+func analyze(name string, src []byte) (*source.File, []source.Diagnostic) {
+	file, diags := parser.Parse(name, src)
+	if file == nil || file.Src == nil {
+		return source.NewFile(name, src), diags
+	}
+	return file.Src, diags
+}
+
+// checkAll checks the inputs in parallel, at most GOMAXPROCS at a time, and
+// returns the results in the order of inputs. Standard input is read first.
+func checkAll(analyze analyzer, inputs []input, stdin io.Reader) []result {
+	results := make([]result, len(inputs))
+	var stdinData []byte
+	var stdinErr error
+	for _, in := range inputs {
+		if in.stdin {
+			stdinData, stdinErr = io.ReadAll(stdin)
+			break
+		}
+	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(inputs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				in := inputs[i]
+				r := result{name: in.name}
+				var src []byte
+				var err error
+				if in.stdin {
+					src, err = stdinData, stdinErr
+				} else {
+					src, err = os.ReadFile(in.path)
+				}
+				if err != nil {
+					r.readErr = reason(err)
+				} else {
+					r.file, r.diags, r.panicked = checkFile(analyze, in.name, src)
+				}
+				results[i] = r
+			}
+		}()
+	}
+	for i := range inputs {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return results
+}
+
+// checkFile runs analyze on one file. A panic is recovered and returned as
+// text, so that one bad file does not stop the others and no stack trace
+// reaches the user.
+func checkFile(analyze analyzer, name string, src []byte) (f *source.File, diags []source.Diagnostic, panicked string) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, diags, panicked = nil, nil, fmt.Sprint(r)
+		}
+	}()
+	f, diags = analyze(name, src)
+	if f == nil {
+		f = source.NewFile(name, src)
+	}
+	for i := range diags {
+		if diags[i].File == "" {
+			diags[i].File = name
+		}
+	}
+	return f, diags, ""
+}

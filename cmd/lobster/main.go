@@ -1,0 +1,193 @@
+// Command lobster is the command-line tool for Lobster workflow files
+// (.lobster, YAML or JSON).
+//
+// Usage:
+//
+//	lobster <command> [arguments]
+//
+// The commands are:
+//
+//	check    check workflow files and report problems
+//	version  print the lobster version
+//	help     show help for lobster or for a command
+//
+// # lobster check
+//
+//	lobster check [flags] PATH...
+//
+// Check parses every named file and every *.lobster file found under the
+// named directories (skipping directories whose name starts with a dot, and
+// node_modules), and reports what it finds. A file named explicitly is checked
+// whatever its extension; a name ending in .json is parsed as strict JSON,
+// anything else as YAML. The path "-" reads a file from standard input, named
+// by --stdin-filename. Files are checked in parallel and reported in path
+// order.
+//
+// The flags are:
+//
+//	--format text|json     output format (default text)
+//	--color auto|always|never
+//	                       colour the text output (default auto: only when
+//	                       standard output is a terminal, NO_COLOR is unset
+//	                       and TERM is not "dumb")
+//	--stdin-filename NAME  the name of the file read from "-" (default <stdin>)
+//	--explain CODE         print the documentation of a diagnostic code
+//
+// Flags may come before or after the paths; "--" ends the flags.
+//
+// The text format prints each finding as
+//
+//	file:line:col: severity: message [code]
+//
+// followed by the source line with the range underlined and by related
+// locations. The json format prints one JSON array of all findings, sorted by
+// file and position, in the shape of the JSON form of the source package's
+// Diagnostic type (documented in README.md).
+//
+// # Exit codes
+//
+// lobster check exits with
+//
+//	0  no finding of error severity (warnings, infos and hints do not count)
+//	1  at least one finding of error severity
+//	2  usage error (unknown command or flag, bad flag value, no paths), or a
+//	   file that cannot be read; the reason is printed on standard error as
+//	   "lobster: PATH: REASON"
+//	3  internal failure: the checker crashed on a file, reported on standard
+//	   error as "lobster: internal error checking PATH: ..." (never with a
+//	   stack trace), or the output could not be written
+//
+// When several apply, the highest code wins. The other commands exit with 0 on
+// success and 2 on a usage error.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+)
+
+// Exit codes of lobster check (documented in the package comment).
+const (
+	exitOK       = 0 // no error findings
+	exitFindings = 1 // error findings
+	exitUsage    = 2 // usage error or unreadable file
+	exitInternal = 3 // internal failure: a crash, or output that cannot be written
+)
+
+func main() {
+	// A check is a short burst of allocation: collecting garbage less often
+	// saves time and costs little memory at the sizes workflow files have.
+	debug.SetGCPercent(400)
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+const usageText = `Lobster checks workflow files (.lobster, YAML or JSON).
+
+Usage:
+
+	lobster <command> [arguments]
+
+The commands are:
+
+	check    check workflow files and report problems
+	version  print the lobster version
+	help     show help for lobster or for a command
+
+Run "lobster help <command>" for more information about a command.
+`
+
+// run runs the command line args (without the program name) and returns the
+// exit code. It never panics: a panic is reported as an internal error.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "lobster: internal error: %v\n", r)
+			code = exitInternal
+		}
+	}()
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usageText)
+		return exitUsage
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "check":
+		return runCheck(rest, stdin, stdout, stderr)
+	case "version", "--version":
+		return runVersion(rest, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		return runHelp(rest, stdout, stderr)
+	default:
+		fmt.Fprintf(stderr, "lobster: unknown command %q\nRun \"lobster help\" for usage.\n", cmd)
+		return exitUsage
+	}
+}
+
+// helpTexts holds the help of each command, for "lobster help <command>".
+var helpTexts = map[string]string{
+	"check":   checkHelp,
+	"version": versionHelp,
+	"help":    helpHelp,
+}
+
+const helpHelp = `usage: lobster help [command]
+
+Help prints the usage of lobster, or the documentation of a command.
+`
+
+func runHelp(args []string, stdout, stderr io.Writer) int {
+	switch len(args) {
+	case 0:
+		fmt.Fprint(stdout, usageText)
+		return exitOK
+	case 1:
+		text, ok := helpTexts[args[0]]
+		if !ok {
+			fmt.Fprintf(stderr, "lobster: unknown help topic %q\nRun \"lobster help\" for usage.\n", args[0])
+			return exitUsage
+		}
+		fmt.Fprint(stdout, text)
+		return exitOK
+	default:
+		fmt.Fprintf(stderr, "usage: lobster help [command]\n")
+		return exitUsage
+	}
+}
+
+const versionHelp = `usage: lobster version
+
+Version prints the version of lobster: the module version it was built from,
+or "devel" for a build from a source tree.
+`
+
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, "usage: lobster version\n") }
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			fmt.Fprint(stdout, versionHelp)
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	fmt.Fprintf(stdout, "lobster %s\n", version())
+	return exitOK
+}
+
+// version is the main module's version from the build information, or
+// "devel" when there is none (a build from a source tree, or a test).
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			return v
+		}
+	}
+	return "devel"
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var (
+	update  = flag.Bool("update", os.Getenv("LOBSTER_UPDATE") != "", "rewrite the expected output in testdata/script/*.txtar")
+	pending = flag.Bool("pending", false, "also run testdata/script-pending/*.txtar (scripts that wait for a feature)")
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"lobster": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, scriptParams("testdata/script"))
+}
+
+// TestPendingScripts runs the scripts that wait for a feature (such as a
+// checker rule): they are expected to fail until then, so they run only with
+// -pending or LOBSTER_TEST_PENDING=1. Move a script to testdata/script once it
+// passes.
+func TestPendingScripts(t *testing.T) {
+	if !*pending && os.Getenv("LOBSTER_TEST_PENDING") != "1" {
+		t.Skip("pending scripts run with -pending or LOBSTER_TEST_PENDING=1")
+	}
+	testscript.Run(t, scriptParams("testdata/script-pending"))
+}
+
+func scriptParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
+		UpdateScripts:       *update,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exitcode": cmdExitcode,
+		},
+		Setup: func(env *testscript.Env) error {
+			// Under -race every exec'd lobster would sleep a second at
+			// exit waiting for race reports from other threads.
+			if os.Getenv("GORACE") == "" {
+				env.Setenv("GORACE", "atexit_sleep_ms=0")
+			}
+			return nil
+		},
+	}
+}
+
+// cmdExitcode implements "exitcode N program [args...]": it runs the program
+// like exec and fails unless it exits with status N. Its standard output and
+// error can be checked with stdout and stderr afterwards.
+func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! exitcode")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: exitcode N program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: bad status %q", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exitcode: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
