@@ -3,11 +3,13 @@ module github.com/lobsterdev/lobster
 go 1.26.0
 
 require (
-	github.com/goccy/go-yaml v1.19.2 // indirect
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	github.com/goccy/go-yaml v1.19.2
+	github.com/google/jsonschema-go v0.4.3
+	github.com/rogpeppe/go-internal v1.16.0
+	mvdan.cc/sh/v3 v3.14.1
+)
+
+require (
 	golang.org/x/sys v0.47.0 // indirect
-	golang.org/x/text v0.14.0 // indirect
 	golang.org/x/tools v0.38.0 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

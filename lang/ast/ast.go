@@ -118,20 +118,14 @@ type Scalar struct {
 	Map    source.TextMap // decoded Text → source bytes
 }
 
-// Mapping is a YAML mapping.
+// Mapping is a YAML mapping. The typed node built from it (a *Workflow, a
+// *Step…) shares its fields: building replaces each field's value with its
+// typed node.
 type Mapping struct {
 	Loc
 	Flow   bool
 	Anchor string
-	Pairs  []*Pair
-}
-
-// Pair is one entry of a mapping. Value is never nil: an absent value is a
-// null *Scalar with an empty range.
-type Pair struct {
-	Loc
-	Key   *Scalar
-	Value Value
+	Fields []*Field
 }
 
 // Sequence is a YAML sequence.

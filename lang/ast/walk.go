@@ -76,13 +76,8 @@ func Children(n Node) []Node {
 			add(n.Doc)
 		}
 	case *Mapping:
-		for _, p := range n.Pairs {
-			out = append(out, p)
-		}
-	case *Pair:
-		add(n.Key)
-		if n.Value != nil {
-			add(n.Value)
+		for _, f := range n.Fields {
+			out = append(out, f)
 		}
 	case *Sequence:
 		for _, v := range n.Items {

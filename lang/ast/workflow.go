@@ -1,10 +1,11 @@
 package ast
 
-// Field is one key of a workflow object with its value. Value is the most
-// typed node the parser could build: a *Shell for a string `run`, a *Template
-// for a string `env` value, an *Approval for a mapping `approval`, and the
-// generic *Scalar, *Mapping or *Sequence when the value has another type (the
-// parser then reports it).
+// Field is one entry of a mapping: a key and its value. Value is never nil
+// (an absent value is a null *Scalar with an empty range). In a typed node it
+// is the most typed node the parser could build: a *Shell for a string `run`,
+// a *Template for a string `env` value, an *Approval for a mapping
+// `approval`, and the generic *Scalar, *Mapping or *Sequence when the value
+// has another type (the parser then reports it).
 type Field struct {
 	Loc
 	Key   *Scalar
@@ -20,6 +21,17 @@ type Object struct {
 	Flow    bool
 	Fields  []*Field // every key in source order, known or unknown
 	Unknown []*Field // the keys the reference does not read (a subset of Fields)
+}
+
+// Obj returns the object itself; every typed mapping node has it.
+func (o *Object) Obj() *Object { return o }
+
+// ObjectOf returns the typed object a value is, or nil.
+func ObjectOf(v Value) *Object {
+	if o, ok := v.(interface{ Obj() *Object }); ok {
+		return o.Obj()
+	}
+	return nil
 }
 
 // Lookup returns the last field named name, or nil.

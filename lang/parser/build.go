@@ -60,7 +60,7 @@ func countNodes(v ast.Value, limit int) int {
 		n++
 		switch v := v.(type) {
 		case *ast.Mapping:
-			for _, p := range v.Pairs {
+			for _, p := range v.Fields {
 				walk(p.Value)
 			}
 		case *ast.Sequence:
@@ -85,24 +85,23 @@ func (b *builder) object(m *ast.Mapping, known map[string]**ast.Field, typed fun
 }
 
 // objectFunc is object with the slots given by a function (no map to build).
+// The typed object shares the mapping's fields: each known field's value is
+// replaced by its typed node. A value that is already typed (a mapping built
+// twice because an alias repeats it) stays as it is.
 func (b *builder) objectFunc(m *ast.Mapping, slotOf func(name string) **ast.Field, typed func(name string, v ast.Value) ast.Value) ast.Object {
-	o := ast.Object{Flow: m.Flow}
+	o := ast.Object{Flow: m.Flow, Fields: m.Fields}
 	o.Range = m.Range
-	o.Fields = make([]*ast.Field, 0, len(m.Pairs))
-	for _, p := range m.Pairs {
-		f := &ast.Field{Key: p.Key, Value: p.Value}
-		f.Range = p.Range
-		if slot := slotOf(p.Key.Text); slot != nil {
+	for _, f := range m.Fields {
+		if slot := slotOf(f.Key.Text); slot != nil {
 			*slot = f
 			if typed != nil {
-				if v := typed(p.Key.Text, b.resolve(p.Value)); v != nil {
+				if v := typed(f.Key.Text, b.resolve(f.Value)); v != nil {
 					f.Value = v
 				}
 			}
 		} else {
 			o.Unknown = append(o.Unknown, f)
 		}
-		o.Fields = append(o.Fields, f)
 	}
 	return o
 }
@@ -186,16 +185,24 @@ func (b *builder) templateMap(m *ast.Mapping) *ast.TemplateMap {
 }
 
 func (b *builder) stepList(s *ast.Sequence, ctx ast.StepContext) *ast.StepList {
-	l := &ast.StepList{Flow: s.Flow, Items: make([]ast.Value, 0, len(s.Items))}
+	l := &ast.StepList{Flow: s.Flow, Items: make([]ast.Value, len(s.Items))}
 	l.Range = s.Range
-	for _, it := range s.Items {
-		if m, ok := asMapping(b.resolve(it)); ok {
-			l.Items = append(l.Items, b.step(m, ctx))
-			continue
-		}
-		l.Items = append(l.Items, it)
+	if ctx == ast.TopStep && b.buildStepsInParallel(s.Items, ctx, l.Items) {
+		return l
+	}
+	for i, it := range s.Items {
+		l.Items[i] = b.listItem(it, ctx)
 	}
 	return l
+}
+
+// listItem builds one item of a step list: a step, or the value itself when
+// it is not a mapping.
+func (b *builder) listItem(it ast.Value, ctx ast.StepContext) ast.Value {
+	if m, ok := asMapping(b.resolve(it)); ok {
+		return b.step(m, ctx)
+	}
+	return it
 }
 
 // step builds a step, a branch or a sub-step. Every step key gets its typed

@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -204,15 +203,11 @@ type spanRanger struct {
 // newSpanRanger prepares the ranges of the token [i, j).
 func newSpanRanger(f *source.File, s *ast.Scalar, i, j int) spanRanger {
 	rg := spanRanger{f: f, s: s, i: i}
-	segs := s.Map.Segs
-	k := sort.Search(len(segs), func(k int) bool { return segs[k].Dec+segs[k].DecLen > i })
-	if k == len(segs) || i < 0 || j > len(s.Text) || j < i {
+	if j > len(s.Text) {
 		return rg
 	}
-	seg := segs[k]
-	src := seg.Src + i - seg.Dec
-	if !seg.Verbatim || i < seg.Dec || j > seg.Dec+seg.DecLen || src < 0 || src+j-i > len(f.Content) ||
-		strings.IndexByte(s.Text[i:j], '\n') >= 0 {
+	src, ok := s.Map.VerbatimAt(i, j)
+	if !ok || src < 0 || src+j-i > len(f.Content) || strings.IndexByte(s.Text[i:j], '\n') >= 0 {
 		return rg
 	}
 	rg.base = f.Pos(src)

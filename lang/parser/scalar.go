@@ -25,29 +25,70 @@ type scalarText struct {
 	unclosed bool
 }
 
-// decoder accumulates decoded text and its map.
+// decoder accumulates decoded text and its map. While the text is one
+// contiguous run of source bytes (the common case: a plain or quoted scalar
+// without escapes or line folds) it is a substring of the source and costs
+// no copy.
 type decoder struct {
-	b  strings.Builder
-	tm source.TextMap
+	src      string
+	buf      []byte // the text, once it is not one source run
+	from, to int    // the source run while buf is nil
+	n        int    // decoded length
+	tm       source.TextMap
+	copied   bool
 }
 
-func (d *decoder) verbatim(src []byte, from, to int) {
+func newDecoder(src string) decoder { return decoder{src: src} }
+
+// materialize switches from the source run to an owned buffer.
+func (d *decoder) materialize() {
+	if !d.copied {
+		d.buf = append(make([]byte, 0, d.n+16), d.src[d.from:d.to]...)
+		d.copied = true
+	}
+}
+
+func (d *decoder) verbatim(src string, from, to int) {
 	if to <= from {
 		return
 	}
-	d.tm.Add(source.Seg{Dec: d.b.Len(), DecLen: to - from, Src: from, SrcLen: to - from, Verbatim: true})
-	d.b.Write(src[from:to])
+	d.tm.Add(source.Seg{Dec: d.n, DecLen: to - from, Src: from, SrcLen: to - from, Verbatim: true})
+	switch {
+	case d.copied:
+		d.buf = append(d.buf, src[from:to]...)
+	case d.n == 0:
+		d.from, d.to = from, to
+	case d.to == from:
+		d.to = to
+	default:
+		d.materialize()
+		d.buf = append(d.buf, src[from:to]...)
+	}
+	d.n += to - from
 }
 
 func (d *decoder) replace(from, to int, text string) {
-	d.tm.Add(source.Seg{Dec: d.b.Len(), DecLen: len(text), Src: from, SrcLen: to - from})
-	d.b.WriteString(text)
+	d.tm.Add(source.Seg{Dec: d.n, DecLen: len(text), Src: from, SrcLen: to - from})
+	if text == "" {
+		return
+	}
+	d.materialize()
+	d.buf = append(d.buf, text...)
+	d.n += len(text)
+}
+
+// String is the decoded text.
+func (d *decoder) String() string {
+	if d.copied {
+		return string(d.buf)
+	}
+	return d.src[d.from:d.to]
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
 // lineBreakAt returns the length of the line break at i (1 or 2 for \r\n), or 0.
-func lineBreakAt(src []byte, i int) int {
+func lineBreakAt(src string, i int) int {
 	if i < len(src) {
 		switch src[i] {
 		case '\n':
@@ -66,7 +107,7 @@ func lineBreakAt(src []byte, i int) int {
 // trailStart. It consumes the break, any empty lines and the next line's
 // leading blanks, writes ' ' (no empty lines) or one '\n' per empty line, and
 // returns the offset of the next line's first non-blank byte.
-func (d *decoder) fold(src []byte, trailStart, i int, escapedBreak bool) int {
+func (d *decoder) fold(src string, trailStart, i int, escapedBreak bool) int {
 	j := i + lineBreakAt(src, i)
 	empty := 0
 	for {
@@ -94,8 +135,8 @@ func (d *decoder) fold(src []byte, trailStart, i int, escapedBreak bool) int {
 }
 
 // scanDoubleQuoted scans a double-quoted scalar whose opening quote is at start.
-func scanDoubleQuoted(src []byte, start int) scalarText {
-	var d decoder
+func scanDoubleQuoted(src string, start int) scalarText {
+	d := newDecoder(src)
 	i := start + 1
 	runStart := i
 	for i < len(src) {
@@ -103,7 +144,7 @@ func scanDoubleQuoted(src []byte, start int) scalarText {
 		switch {
 		case c == '"':
 			d.verbatim(src, runStart, i)
-			return scalarText{text: d.b.String(), tm: d.tm, end: i + 1}
+			return scalarText{text: d.String(), tm: d.tm, end: i + 1}
 		case c == '\\':
 			d.verbatim(src, runStart, i)
 			if i+1 >= len(src) {
@@ -116,7 +157,7 @@ func scanDoubleQuoted(src []byte, start int) scalarText {
 			}
 			text, n, ok := decodeEscape(src, i+1)
 			if !ok {
-				st := scalarText{text: d.b.String(), tm: d.tm, err: "invalid escape sequence \"\\" + string(src[i+1:i+1+n]) + "\" in double-quoted string", errPos: i, errEnd: i + 1 + n}
+				st := scalarText{text: d.String(), tm: d.tm, err: "invalid escape sequence \"\\" + string(src[i+1:i+1+n]) + "\" in double-quoted string", errPos: i, errEnd: i + 1 + n}
 				i += 1 + n
 				runStart = i
 				st.end = i
@@ -148,7 +189,7 @@ func scanDoubleQuoted(src []byte, start int) scalarText {
 
 // unclosedQuote reports a quote that never closes. To keep the rest of the
 // file readable, the scalar is taken to end at the end of its first line.
-func unclosedQuote(src []byte, start int, d decoder) scalarText {
+func unclosedQuote(src string, start int, d decoder) scalarText {
 	end := start
 	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
 		end++
@@ -162,7 +203,7 @@ func unclosedQuote(src []byte, start int, d decoder) scalarText {
 
 // decodeEscape decodes the escape after a backslash at src[i]; n is the
 // number of bytes after the backslash.
-func decodeEscape(src []byte, i int) (text string, n int, ok bool) {
+func decodeEscape(src string, i int) (text string, n int, ok bool) {
 	switch src[i] {
 	case '0':
 		return "\x00", 1, true
@@ -205,11 +246,11 @@ func decodeEscape(src []byte, i int) (text string, n int, ok bool) {
 	case 'U':
 		return hexEscape(src, i, 8)
 	}
-	_, size := utf8.DecodeRune(src[i:])
+	_, size := utf8.DecodeRuneInString(src[i:])
 	return "", size, false
 }
 
-func hexEscape(src []byte, i, digits int) (string, int, bool) {
+func hexEscape(src string, i, digits int) (string, int, bool) {
 	if i+1+digits > len(src) {
 		return "", len(src) - i, false
 	}
@@ -221,8 +262,8 @@ func hexEscape(src []byte, i, digits int) (string, int, bool) {
 }
 
 // scanSingleQuoted scans a single-quoted scalar whose opening quote is at start.
-func scanSingleQuoted(src []byte, start int) scalarText {
-	var d decoder
+func scanSingleQuoted(src string, start int) scalarText {
+	d := newDecoder(src)
 	i := start + 1
 	runStart := i
 	for i < len(src) {
@@ -237,7 +278,7 @@ func scanSingleQuoted(src []byte, start int) scalarText {
 				continue
 			}
 			d.verbatim(src, runStart, i)
-			return scalarText{text: d.b.String(), tm: d.tm, end: i + 1}
+			return scalarText{text: d.String(), tm: d.tm, end: i + 1}
 		case c == '\n' || (c == '\r' && lineBreakAt(src, i) > 0):
 			trail := i
 			for trail > runStart && isBlank(src[trail-1]) {
@@ -257,7 +298,7 @@ func scanSingleQuoted(src []byte, start int) scalarText {
 }
 
 // isDocumentMarker reports whether a "---" or "..." marker starts at the line start i.
-func isDocumentMarker(src []byte, i int) bool {
+func isDocumentMarker(src string, i int) bool {
 	if i+3 > len(src) || (i > 0 && src[i-1] != '\n') {
 		return false
 	}
@@ -278,7 +319,7 @@ type plainContext struct {
 // plainEndOnLine returns where a plain scalar starting at i ends on its line
 // (before trailing blanks), following the YAML rules for ": ", " #" and, in
 // flow context, flow indicators.
-func plainEndOnLine(src []byte, i int, flow bool) int {
+func plainEndOnLine(src string, i int, flow bool) int {
 	end := i
 	for j := i; j < len(src); j++ {
 		c := src[j]
@@ -310,13 +351,13 @@ func plainEndOnLine(src []byte, i int, flow bool) int {
 func isFlowIndicator(c byte) bool { return c == ',' || c == '[' || c == ']' || c == '{' || c == '}' }
 
 // scanPlain scans a plain scalar starting at i (its first byte is not blank).
-func scanPlain(src []byte, i int, ctx plainContext) scalarText {
-	var d decoder
+func scanPlain(src string, i int, ctx plainContext) scalarText {
+	d := newDecoder(src)
 	lineEnd := plainEndOnLine(src, i, ctx.flow)
 	d.verbatim(src, i, lineEnd)
 	end := lineEnd
 	if ctx.key {
-		return scalarText{text: d.b.String(), tm: d.tm, end: end}
+		return scalarText{text: d.String(), tm: d.tm, end: end}
 	}
 	for {
 		// Only blanks may follow on this line for the scalar to continue.
@@ -355,10 +396,10 @@ func scanPlain(src []byte, i int, ctx plainContext) scalarText {
 		d.verbatim(src, k, next)
 		end = next
 	}
-	return scalarText{text: d.b.String(), tm: d.tm, end: end}
+	return scalarText{text: d.String(), tm: d.tm, end: end}
 }
 
-func lineStartOf(src []byte, i int) int {
+func lineStartOf(src string, i int) int {
 	for i > 0 && src[i-1] != '\n' {
 		i--
 	}
@@ -367,7 +408,7 @@ func lineStartOf(src []byte, i int) int {
 
 // indentOf is the number of spaces before position i on its line, if only
 // blanks precede it there; it is the column of i (0-based) either way.
-func indentOf(src []byte, i int) int { return i - lineStartOf(src, i) }
+func indentOf(src string, i int) int { return i - lineStartOf(src, i) }
 
 // blockHeader is the parsed header of a | or > scalar.
 type blockHeader struct {
@@ -380,7 +421,7 @@ type blockHeader struct {
 // scanBlockScalar scans a literal or folded block scalar whose indicator is at
 // start. parentIndent is the indentation of the collection holding it (-1 at
 // the top level).
-func scanBlockScalar(src []byte, start, parentIndent int) (scalarText, blockHeader) {
+func scanBlockScalar(src string, start, parentIndent int) (scalarText, blockHeader) {
 	h := blockHeader{folded: src[start] == '>'}
 	i := start + 1
 	var st scalarText
@@ -443,7 +484,7 @@ func scanBlockScalar(src []byte, start, parentIndent int) (scalarText, blockHead
 		}
 	}
 
-	var d decoder
+	d := newDecoder(src)
 	type line struct{ start, textStart, end, brk int }
 	var lines []line
 	k := bodyStart
@@ -554,7 +595,7 @@ func scanBlockScalar(src []byte, start, parentIndent int) (scalarText, blockHead
 		}
 		d.replace(h.end, h.end, tail)
 	}
-	st.text = d.b.String()
+	st.text = d.String()
 	st.tm = d.tm
 	st.end = max(lastContentEnd, h.end)
 	return st, h

@@ -1,11 +1,10 @@
 package parser
 
 import (
-	"fmt"
-	"strings"
+	"encoding/json"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/lobsterdev/lobster/lang/ast"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // JSONValue converts a generic YAML value to the Go value a JSON decoder
@@ -13,13 +12,19 @@ import (
 // following aliases. Cycles cannot occur: an anchor is defined only after its
 // node is complete.
 func JSONValue(v ast.Value) any {
-	switch v := ast.Resolve(v).(type) {
+	v = ast.Resolve(v)
+	if o := ast.ObjectOf(v); o != nil {
+		return fieldsValue(o.Fields)
+	}
+	switch v := v.(type) {
 	case *ast.Mapping:
-		m := make(map[string]any, len(v.Pairs))
-		for _, p := range v.Pairs {
-			m[p.Key.Text] = JSONValue(p.Value)
+		return fieldsValue(v.Fields)
+	case *ast.StepList:
+		s := make([]any, 0, len(v.Items))
+		for _, it := range v.Items {
+			s = append(s, JSONValue(it))
 		}
-		return m
+		return s
 	case *ast.Sequence:
 		s := make([]any, 0, len(v.Items))
 		for _, it := range v.Items {
@@ -45,31 +50,28 @@ func JSONValue(v ast.Value) any {
 	}
 }
 
-// schemaProblem compiles v as a JSON Schema (draft-07, like the reference's
-// Ajv) and returns why it is invalid, or "".
+// schemaProblem reads v as a JSON Schema with a real validator library and
+// returns why it is not a valid schema, or "". (The reference compiles it
+// with Ajv, which rejects keywords of the wrong type.)
 func schemaProblem(v ast.Value) string {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft7)
-	if err := c.AddResource("inline:///responseSchema.json", JSONValue(v)); err != nil {
+	data, err := json.Marshal(JSONValue(v))
+	if err != nil {
 		return err.Error()
 	}
-	if _, err := c.Compile("inline:///responseSchema.json"); err != nil {
-		return schemaErrorText(err)
+	var schema jsonschema.Schema
+	if err := json.Unmarshal(data, &schema); err != nil {
+		return err.Error()
+	}
+	if _, err := schema.Resolve(nil); err != nil {
+		return err.Error()
 	}
 	return ""
 }
 
-// schemaErrorText shortens the compiler's error to its first useful line.
-func schemaErrorText(err error) string {
-	msg := err.Error()
-	if ve, ok := err.(*jsonschema.SchemaValidationError); ok && ve.Err != nil {
-		msg = ve.Err.Error()
+func fieldsValue(fields []*ast.Field) map[string]any {
+	m := make(map[string]any, len(fields))
+	for _, f := range fields {
+		m[f.Key.Text] = JSONValue(f.Value)
 	}
-	lines := strings.Split(msg, "\n")
-	for i := range lines {
-		lines[i] = strings.TrimSpace(lines[i])
-	}
-	out := strings.Join(lines, " ")
-	out = strings.ReplaceAll(out, "inline:///responseSchema.json", "")
-	return fmt.Sprint(strings.TrimSpace(out))
+	return m
 }

@@ -15,7 +15,7 @@ import (
 // collections, every scalar style, comments, anchors, aliases and tags.
 // Explicit keys ("? ") and collections as keys are reported as unsupported.
 type yamlReader struct {
-	src      []byte
+	src      string
 	file     *source.File
 	pos      int
 	depth    int
@@ -26,6 +26,8 @@ type yamlReader struct {
 	used     map[string]bool
 	stop     bool // a limit was hit: read no further
 	start    int  // where the text starts (after a byte order mark)
+	part     bool // reads one part of a sequence for a parent reader
+	aliases  int  // aliases read
 }
 
 const maxDepth = 64
@@ -39,7 +41,7 @@ type props struct {
 }
 
 func newYAMLReader(file *source.File, start int) *yamlReader {
-	return &yamlReader{src: file.Content, file: file, pos: start, start: start, anchors: map[string]ast.Value{}, used: map[string]bool{}}
+	return &yamlReader{src: string(file.Content), file: file, pos: start, start: start, anchors: map[string]ast.Value{}, used: map[string]bool{}}
 }
 
 func (r *yamlReader) rng(a, b int) source.Range { return r.file.Range(a, b) }
@@ -92,6 +94,9 @@ func (r *yamlReader) skipComment() {
 	if end > start && r.src[end-1] == '\r' {
 		end--
 	}
+	if n := len(r.comments); n > 0 && r.comments[n-1].Range.Start.Offset >= start {
+		return // already recorded: the reader looked ahead past it before
+	}
 	r.comments = append(r.comments, &ast.Comment{Loc: ast.Loc{Range: r.rng(start, end)}, Text: string(r.src[start:end])})
 }
 
@@ -133,7 +138,7 @@ func (r *yamlReader) skipToContent() (newLine, tabIndent bool) {
 	return newLine, false
 }
 
-func isBlankPrefix(src []byte, i int) bool {
+func isBlankPrefix(src string, i int) bool {
 	for j := lineStartOf(src, i); j < i; j++ {
 		if !isBlank(src[j]) {
 			return false
@@ -215,7 +220,7 @@ type blockCtx struct {
 
 // emptyAt is a null scalar with an empty range.
 func (r *yamlReader) emptyAt(i int, p props) *ast.Scalar {
-	s := &ast.Scalar{Kind: ast.Null, Style: ast.Plain, Tag: p.tag, Anchor: p.anchor}
+	s := &ast.Scalar{Kind: ast.Null, Style: ast.Plain, Tag: p.tag, Anchor: p.anchor, Map: source.Verbatim(i, 0)}
 	s.Range = r.rng(i, i)
 	if p.start >= 0 {
 		s.Range = r.rng(p.start, max(i, p.start))
@@ -397,6 +402,7 @@ func (r *yamlReader) alias(p props) ast.Value {
 		r.pos++
 	}
 	name := string(r.src[start+1 : r.pos])
+	r.aliases++
 	a := &ast.Alias{Name: name, Target: r.anchors[name]}
 	a.Range = r.rng(start, r.pos)
 	if p.start >= 0 {
@@ -453,7 +459,7 @@ func (r *yamlReader) implicitKey() (keyScan, bool) {
 	return k, false
 }
 
-func lineOf(src []byte, i int) int { return lineStartOf(src, i) }
+func lineOf(src string, i int) int { return lineStartOf(src, i) }
 
 // isImplicitKeyAhead reports whether ": " follows on the current line.
 func (r *yamlReader) isImplicitKeyAhead() bool {
@@ -465,7 +471,7 @@ func (r *yamlReader) isImplicitKeyAhead() bool {
 }
 
 // canStartPlain reports whether a plain scalar can start at i.
-func canStartPlain(src []byte, i int, flow bool) bool {
+func canStartPlain(src string, i int, flow bool) bool {
 	if i >= len(src) {
 		return false
 	}
@@ -490,6 +496,14 @@ func (r *yamlReader) scalarFromText(p props, start int, k keyScan) *ast.Scalar {
 
 // scalar builds a scalar node; a plain scalar's kind is resolved here.
 func (r *yamlReader) scalar(p props, start, end int, kind ast.ScalarKind, style ast.Style, text string, tm source.TextMap) *ast.Scalar {
+	if len(tm.Segments()) == 0 {
+		// An empty text maps to where its content would start.
+		content := start
+		if style == ast.SingleQuoted || style == ast.DoubleQuoted {
+			content++
+		}
+		tm = source.Verbatim(min(content, end), 0)
+	}
 	s := &ast.Scalar{Style: style, Text: text, Map: tm, Tag: p.tag, Anchor: p.anchor}
 	if style == ast.Plain {
 		resolvePlain(s)
@@ -513,7 +527,7 @@ func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
 	if p.start >= 0 {
 		start = p.start
 	}
-	seen := map[string]*ast.Pair{}
+	var seen map[string]*ast.Field
 	end := r.pos
 	for !r.stop {
 		keyStart := r.pos
@@ -533,19 +547,11 @@ func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
 			r.checkMergeKey(key)
 			r.pos = k.colon + 1
 			val := r.blockValue(indent, blockCtx{inline: true, keyIndex: true, after: k.colon + 1})
-			pair := &ast.Pair{Key: key, Value: val}
+			pair := &ast.Field{Key: key, Value: val}
 			pairEnd := max(val.End().Offset, k.colon+1)
 			pair.Range = r.rng(keyStart, pairEnd)
-			if first, dup := seen[key.Text]; dup {
-				r.diags = append(r.diags, source.Diagnostic{
-					File: r.file.Name, Range: key.Range, Severity: source.Error, Code: "yaml-duplicate-key",
-					Message: fmt.Sprintf("duplicate key %q; the reference rejects the file (\"Map keys must be unique\")", key.Text),
-					Related: []source.Related{{File: r.file.Name, Range: first.Key.Range, Message: "first defined here"}},
-				})
-			} else {
-				seen[key.Text] = pair
-			}
-			m.Pairs = append(m.Pairs, pair)
+			r.checkDuplicate(m.Fields, key, &seen)
+			m.Fields = append(m.Fields, pair)
 			end = max(end, pairEnd)
 		}
 		save := r.pos
@@ -586,22 +592,35 @@ func (r *yamlReader) blockSequence(indent int, p props) *ast.Sequence {
 		start = p.start
 	}
 	end := r.pos
+	if !r.readItemsInParallel(indent, s) {
+		r.readItems(indent, s)
+	}
+	for _, it := range s.Items {
+		end = max(end, it.End().Offset)
+	}
+	s.Range = r.rng(start, max(end, start))
+	r.define(p, s)
+	return s
+}
+
+// readItems reads the entries of a block sequence whose "-" indicators sit at
+// column indent, starting at the first one.
+func (r *yamlReader) readItems(indent int, s *ast.Sequence) {
 	for !r.stop {
 		dash := r.pos
 		r.pos++
 		item := r.blockValue(indent, blockCtx{inline: true, fromSeq: true, after: dash + 1})
 		s.Items = append(s.Items, item)
-		end = max(end, item.End().Offset, dash+1)
 		save := r.pos
 		_, tab := r.skipToContent()
 		if r.pos >= len(r.src) || isDocumentMarker(r.src, r.pos) {
 			r.pos = save
-			break
+			return
 		}
 		col := r.column(r.pos)
 		if col < indent || (col == indent && !r.isSeqEntry(r.pos)) {
 			r.pos = save
-			break
+			return
 		}
 		if tab {
 			r.syntaxError(lineStartOf(r.src, r.pos), r.pos, "tabs cannot be used for indentation")
@@ -613,13 +632,10 @@ func (r *yamlReader) blockSequence(indent int, p props) *ast.Sequence {
 			r.skipToContent()
 			if r.pos >= len(r.src) || r.column(r.pos) != indent || !r.isSeqEntry(r.pos) {
 				r.pos = save
-				break
+				return
 			}
 		}
 	}
-	s.Range = r.rng(start, max(end, start))
-	r.define(p, s)
-	return s
 }
 
 // flowOrPlainScalar reads a quoted or plain scalar at pos.
@@ -675,7 +691,7 @@ func (r *yamlReader) flowCollection(p props) ast.Value {
 	} else {
 		s = &ast.Sequence{Flow: true, Anchor: p.anchor}
 	}
-	seen := map[string]*ast.Pair{}
+	var seen map[string]*ast.Field
 	r.pos++
 	end := -1
 	for !r.stop {
@@ -725,11 +741,13 @@ func (r *yamlReader) flowCollection(p props) ast.Value {
 			if val == nil {
 				val = r.emptyAt(key.End().Offset, props{start: -1})
 			}
-			m.Pairs = append(m.Pairs, r.flowPair(key, val, entryStart, seen))
+			pair := r.flowPair(key, val, entryStart)
+			r.checkDuplicate(m.Fields, pair.Key, &seen)
+			m.Fields = append(m.Fields, pair)
 		case colon >= 0:
 			single := &ast.Mapping{Flow: true}
-			single.Pairs = []*ast.Pair{r.flowPair(key, val, entryStart, map[string]*ast.Pair{})}
-			single.Range = single.Pairs[0].Range
+			single.Fields = []*ast.Field{r.flowPair(key, val, entryStart)}
+			single.Range = single.Fields[0].Range
 			s.Items = append(s.Items, single)
 		default:
 			s.Items = append(s.Items, key)
@@ -764,7 +782,7 @@ func (r *yamlReader) flowCollection(p props) ast.Value {
 }
 
 // flowPair builds a pair of a flow mapping; non-scalar keys are reported.
-func (r *yamlReader) flowPair(key, val ast.Value, start int, seen map[string]*ast.Pair) *ast.Pair {
+func (r *yamlReader) flowPair(key, val ast.Value, start int) *ast.Field {
 	k, ok := key.(*ast.Scalar)
 	if !ok {
 		r.syntaxError(key.Pos().Offset, key.End().Offset, "only scalars can be mapping keys in workflow files")
@@ -773,17 +791,8 @@ func (r *yamlReader) flowPair(key, val ast.Value, start int, seen map[string]*as
 	}
 	k.Kind = ast.String
 	r.checkMergeKey(k)
-	pair := &ast.Pair{Key: k, Value: val}
+	pair := &ast.Field{Key: k, Value: val}
 	pair.Range = r.rng(start, max(val.End().Offset, k.End().Offset))
-	if first, dup := seen[k.Text]; dup {
-		r.diags = append(r.diags, source.Diagnostic{
-			File: r.file.Name, Range: k.Range, Severity: source.Error, Code: "yaml-duplicate-key",
-			Message: fmt.Sprintf("duplicate key %q; the reference rejects the file (\"Map keys must be unique\")", k.Text),
-			Related: []source.Related{{File: r.file.Name, Range: first.Key.Range, Message: "first defined here"}},
-		})
-	} else {
-		seen[k.Text] = pair
-	}
 	return pair
 }
 
@@ -871,4 +880,38 @@ func (r *yamlReader) checkMergeKey(k *ast.Scalar) {
 		r.errorAt("yaml-merge-key", k.Range.Start.Offset, k.Range.End.Offset,
 			"YAML merge keys are not supported: \"<<\" is an ordinary key that the reference ignores, so the merged fields are missing; write the fields out")
 	}
+}
+
+// checkDuplicate reports key when an earlier pair has the same key. Small
+// mappings (steps have a handful of keys) are searched directly; a map index
+// is built only for large ones.
+func (r *yamlReader) checkDuplicate(pairs []*ast.Field, key *ast.Scalar, index *map[string]*ast.Field) {
+	var first *ast.Field
+	if len(pairs) < 16 {
+		for _, p := range pairs {
+			if p.Key.Text == key.Text {
+				first = p
+				break
+			}
+		}
+	} else {
+		if *index == nil {
+			*index = make(map[string]*ast.Field, 2*len(pairs))
+			for i := len(pairs) - 1; i >= 0; i-- {
+				(*index)[pairs[i].Key.Text] = pairs[i]
+			}
+		}
+		first = (*index)[key.Text]
+	}
+	if first == nil {
+		if *index != nil {
+			(*index)[key.Text] = &ast.Field{Key: key}
+		}
+		return
+	}
+	r.diags = append(r.diags, source.Diagnostic{
+		File: r.file.Name, Range: key.Range, Severity: source.Error, Code: "yaml-duplicate-key",
+		Message: fmt.Sprintf("duplicate key %q; the reference rejects the file (\"Map keys must be unique\")", key.Text),
+		Related: []source.Related{{File: r.file.Name, Range: first.Key.Range, Message: "first defined here"}},
+	})
 }

@@ -37,7 +37,7 @@ func plainValue(v ast.Value) any {
 		return v.Text
 	case *ast.Mapping:
 		m := map[string]any{}
-		for _, p := range v.Pairs {
+		for _, p := range v.Fields {
 			m[p.Key.Text] = plainValue(p.Value)
 		}
 		return m
@@ -144,7 +144,7 @@ func checkScalarMaps(t *testing.T, v ast.Value, f *source.File) {
 		if !ok {
 			return true
 		}
-		for _, seg := range s.Map.Segs {
+		for _, seg := range s.Map.Segments() {
 			if seg.Dec+seg.DecLen > len(s.Text) || seg.Src+seg.SrcLen > len(f.Content) {
 				t.Errorf("segment %+v out of bounds for %q", seg, s.Text)
 				continue

@@ -12,8 +12,15 @@ import "sort"
 // bytes one to one; any other segment (an escape such as \u00e9, a line fold,
 // an indentation strip) maps as a whole: a range that starts inside it starts
 // at its first source byte and a range that ends inside it ends after its last.
+//
+// A text copied in one piece from the source (most scalars) is stored
+// without a segment list: only where it starts.
 type TextMap struct {
-	Segs []Seg
+	Segs []Seg // nil for a one-piece verbatim text
+
+	inline bool // the text is verbatim from base for n bytes
+	base   int
+	n      int
 }
 
 // Seg is one segment of a TextMap.
@@ -28,6 +35,19 @@ func (m *TextMap) Add(s Seg) {
 	if s.DecLen == 0 && s.SrcLen == 0 {
 		return
 	}
+	if m.Segs == nil {
+		switch {
+		case !m.inline && s.Verbatim && s.Dec == 0:
+			m.inline, m.base, m.n = true, s.Src, s.DecLen
+			return
+		case m.inline && s.Verbatim && s.Dec == m.n && s.Src == m.base+m.n:
+			m.n += s.DecLen
+			return
+		case m.inline:
+			m.Segs = append(make([]Seg, 0, 4), Seg{Dec: 0, DecLen: m.n, Src: m.base, SrcLen: m.n, Verbatim: true})
+			m.inline = false
+		}
+	}
 	if n := len(m.Segs); n > 0 && s.Verbatim {
 		last := &m.Segs[n-1]
 		if last.Verbatim && last.Dec+last.DecLen == s.Dec && last.Src+last.SrcLen == s.Src {
@@ -41,11 +61,42 @@ func (m *TextMap) Add(s Seg) {
 
 // Verbatim returns a map for text copied one to one from src.
 func Verbatim(src, n int) TextMap {
-	return TextMap{Segs: []Seg{{Dec: 0, DecLen: n, Src: src, SrcLen: n, Verbatim: true}}}
+	return TextMap{inline: true, base: src, n: n}
+}
+
+// Segments lists the segments (a one-piece text yields one).
+func (m *TextMap) Segments() []Seg {
+	if m.Segs == nil && m.inline {
+		return []Seg{{Dec: 0, DecLen: m.n, Src: m.base, SrcLen: m.n, Verbatim: true}}
+	}
+	return m.Segs
+}
+
+// VerbatimAt reports whether decoded [i, j) lies inside one verbatim segment,
+// and if so the source offset of decoded byte i.
+func (m *TextMap) VerbatimAt(i, j int) (int, bool) {
+	if i < 0 || j < i {
+		return 0, false
+	}
+	if m.Segs == nil {
+		return m.base + i, m.inline && j <= m.n
+	}
+	k := sort.Search(len(m.Segs), func(k int) bool { return m.Segs[k].Dec+m.Segs[k].DecLen > i })
+	if k == len(m.Segs) {
+		return 0, false
+	}
+	s := m.Segs[k]
+	if !s.Verbatim || i < s.Dec || j > s.Dec+s.DecLen {
+		return 0, false
+	}
+	return s.Src + i - s.Dec, true
 }
 
 // Start is the source offset where decoded byte i starts.
 func (m *TextMap) Start(i int) int {
+	if m.Segs == nil {
+		return m.base + min(max(i, 0), m.n)
+	}
 	if len(m.Segs) == 0 {
 		return 0
 	}
@@ -67,6 +118,9 @@ func (m *TextMap) Start(i int) int {
 // End is the source offset just after decoded byte i-1, that is, where a
 // range ending at decoded offset i ends.
 func (m *TextMap) End(i int) int {
+	if m.Segs == nil {
+		return m.base + min(max(i, 0), m.n)
+	}
 	if len(m.Segs) == 0 {
 		return 0
 	}

@@ -146,21 +146,11 @@ func (c *checker) token(n ast.Node, s *ast.Scalar, want string) {
 			continue
 		}
 		if m.Start(i) == r.Start.Offset && m.End(i+len(want)) == r.End.Offset {
-			if verbatimRun(m, i, i+len(want)) && string(c.f.Src.Content[r.Start.Offset:r.End.Offset]) != want {
+			if _, ok := m.VerbatimAt(i, i+len(want)); ok && string(c.f.Src.Content[r.Start.Offset:r.End.Offset]) != want {
 				c.errorf("%T %q: source bytes %q differ", n, want, c.f.Src.Content[r.Start.Offset:r.End.Offset])
 			}
 			return
 		}
 	}
 	c.errorf("%T at %s: its source text %q does not spell %q", n, r, c.f.Src.Content[r.Start.Offset:r.End.Offset], want)
-}
-
-// verbatimRun reports whether decoded [i, j) lies in one verbatim segment.
-func verbatimRun(m *source.TextMap, i, j int) bool {
-	for _, s := range m.Segs {
-		if s.Dec <= i && j <= s.Dec+s.DecLen {
-			return s.Verbatim
-		}
-	}
-	return false
 }

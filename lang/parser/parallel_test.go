@@ -1,0 +1,83 @@
+package parser
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// TestParallelMatchesOnePass parses every golden input and corpus file with
+// the parallel paths forced on (tiny thresholds, two CPUs) and with one CPU,
+// and requires identical trees and diagnostics.
+func TestParallelMatchesOnePass(t *testing.T) {
+	inputs := map[string][]byte{}
+	goldens, _ := filepath.Glob("../../testdata/golden/*.txtar")
+	for _, g := range goldens {
+		ar, err := txtar.ParseFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if strings.HasPrefix(f.Name, "input.") {
+				inputs[filepath.Base(g)+"/"+f.Name] = f.Data
+			}
+		}
+	}
+	corpus, _ := filepath.Glob("../../../shared/corpus/*")
+	for _, c := range corpus {
+		if data, err := os.ReadFile(c); err == nil && !strings.HasSuffix(c, ".md") {
+			inputs[filepath.Base(c)] = data
+		}
+	}
+	inputs["many steps"] = []byte(manySteps(300))
+	inputs["many steps with an alias"] = []byte("x: &a echo hi\n" + manySteps(100) + "  - id: last\n    run: *a\n")
+	inputs["many steps with an error"] = []byte(manySteps(100) + "  - id: bad\n    run: \"open\n" + manySteps(50)[len("steps:\n"):])
+
+	defer func(b, s, p int) { parallelMinBytes, parallelMinSteps = b, s; runtime.GOMAXPROCS(p) }(parallelMinBytes, parallelMinSteps, runtime.GOMAXPROCS(0))
+	parallelMinBytes, parallelMinSteps = 0, 2
+	reads, builds := parallelReads.Load(), parallelBuilds.Load()
+	defer func() {
+		if parallelReads.Load() == reads || parallelBuilds.Load() == builds {
+			t.Error("the parallel paths never ran")
+		}
+	}()
+	for name, src := range inputs {
+		fname := "f.lobster"
+		if strings.HasSuffix(name, ".json") {
+			fname = "f.json"
+		}
+		runtime.GOMAXPROCS(2)
+		par, parDiags := Parse(fname, src)
+		runtime.GOMAXPROCS(1)
+		one, oneDiags := Parse(fname, src)
+		var a, b bytes.Buffer
+		_ = ast.Fprint(&a, par)
+		_ = ast.Fprint(&b, one)
+		if a.String() != b.String() {
+			t.Errorf("%s: trees differ", name)
+		}
+		if !reflect.DeepEqual(parDiags, oneDiags) {
+			t.Errorf("%s: diagnostics differ:\n%v\n%v", name, parDiags, oneDiags)
+		}
+		if !reflect.DeepEqual(par.Comments, one.Comments) {
+			t.Errorf("%s: comments differ", name)
+		}
+	}
+}
+
+func manySteps(n int) string {
+	var b strings.Builder
+	b.WriteString("steps:\n")
+	for i := range n {
+		id := "s" + strings.Repeat("x", i%5) + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676%26))
+		b.WriteString("  # step comment\n  - id: " + id + "\n    run: |\n      echo \"$LOBSTER_ARG_X\" $prev.json\n    env:\n      A: ${x}\n")
+	}
+	return b.String()
+}
