@@ -340,6 +340,15 @@ func checkAll(analyze analyzer, inputs []input, stdin io.Reader) []result {
 			break
 		}
 	}
+	var total int64
+	for _, in := range inputs {
+		if in.stdin {
+			total += int64(len(stdinData))
+		} else if st, err := os.Stat(in.path); err == nil {
+			total += st.Size()
+		}
+	}
+	prefaultHeap(total)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(inputs)) {

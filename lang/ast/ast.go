@@ -73,7 +73,7 @@ type Value interface {
 
 // ScalarKind is the type a scalar resolves to under the YAML 1.2 core schema,
 // which is what the reference's YAML parser uses.
-type ScalarKind int
+type ScalarKind uint8
 
 // Scalar kinds.
 const (
@@ -89,7 +89,7 @@ var scalarKindNames = [...]string{"null", "bool", "int", "float", "string"}
 func (k ScalarKind) String() string { return scalarKindNames[k] }
 
 // Style is how a scalar is written.
-type Style int
+type Style uint8
 
 // Scalar styles.
 const (
@@ -110,8 +110,8 @@ type Scalar struct {
 	Loc
 	Kind   ScalarKind
 	Style  Style
-	Text   string         // the decoded value; for non-strings the text as written
 	Bool   bool           // the value when Kind is Bool
+	Text   string         // the decoded value; for non-strings the text as written
 	Num    float64        // the value when Kind is Int or Float (numbers are JavaScript numbers)
 	Tag    string         // an explicit tag such as "!!str", or ""
 	Anchor string         // the anchor name defined on this node, or ""

@@ -355,10 +355,12 @@ func (b *builder) stepValue(name string, v ast.Value) ast.Value {
 func noSlots(string) **ast.Field { return nil }
 
 // parseShells parses the collected shell texts. Shell parsing is the largest
-// part of a check, and the texts are independent, so they are parsed on all
-// CPUs; each result lands in its own node, so the output is deterministic.
+// part of a check, and the texts are independent, so groups of them are
+// parsed on all CPUs; each result lands in its own node, so the output is
+// deterministic.
 func (b *builder) parseShells() {
-	workers := min(runtime.GOMAXPROCS(0), len(b.shells)/64+1)
+	groups := (len(b.shells) + shellGroupSize - 1) / shellGroupSize
+	workers := min(runtime.GOMAXPROCS(0), groups)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var failure any
@@ -373,9 +375,8 @@ func (b *builder) parseShells() {
 					mu.Unlock()
 				}
 			}()
-			for i := w; i < len(b.shells); i += workers {
-				sh := b.shells[i]
-				*sh = *parseShell(b.file, sh.Scalar)
+			for g := w; g < groups; g += workers {
+				parseShellGroup(b.file, b.shells[g*shellGroupSize:min((g+1)*shellGroupSize, len(b.shells))])
 			}
 		}()
 	}

@@ -14,8 +14,9 @@ import (
 )
 
 // TestParallelMatchesOnePass parses every golden input and corpus file with
-// the parallel paths forced on (tiny thresholds, two CPUs) and with one CPU,
-// and requires identical trees and diagnostics.
+// the parallel paths forced on (tiny thresholds, two CPUs, shell texts parsed
+// in groups) and with one CPU and every shell text parsed alone, and requires
+// identical trees and diagnostics.
 func TestParallelMatchesOnePass(t *testing.T) {
 	inputs := map[string][]byte{}
 	goldens, _ := filepath.Glob("../../testdata/golden/*.txtar")
@@ -38,6 +39,7 @@ func TestParallelMatchesOnePass(t *testing.T) {
 	}
 	inputs["many steps"] = []byte(manySteps(300))
 	inputs["many steps with an alias"] = []byte("x: &a echo hi\n" + manySteps(100) + "  - id: last\n    run: *a\n")
+	inputs["shell texts that only parse together"] = []byte("steps:\n  - id: a\n    run: echo \"open\n  - id: b\n    run: close\" $X\n  - id: c\n    run: echo |\n  - id: d\n    run: cat $Y\n  - id: e\n    run: if true; then\n  - id: f\n    run: fi\n  - id: g\n    run: \"echo \\\\\"\n  - id: h\n    run: echo $Z\n")
 	inputs["many steps with an error"] = []byte(manySteps(100) + "  - id: bad\n    run: \"open\n" + manySteps(50)[len("steps:\n"):])
 
 	defer func(b, s, p int) { parallelMinBytes, parallelMinSteps = b, s; runtime.GOMAXPROCS(p) }(parallelMinBytes, parallelMinSteps, runtime.GOMAXPROCS(0))
@@ -54,9 +56,12 @@ func TestParallelMatchesOnePass(t *testing.T) {
 			fname = "f.json"
 		}
 		runtime.GOMAXPROCS(2)
+		shellGrouping = true
 		par, parDiags := Parse(fname, src)
 		runtime.GOMAXPROCS(1)
+		shellGrouping = false
 		one, oneDiags := Parse(fname, src)
+		shellGrouping = true
 		var a, b bytes.Buffer
 		_ = ast.Fprint(&a, par)
 		_ = ast.Fprint(&b, one)

@@ -31,9 +31,10 @@ type scalarText struct {
 // no copy.
 type decoder struct {
 	src      string
-	buf      []byte // the text, once it is not one source run
-	from, to int    // the source run while buf is nil
-	n        int    // decoded length
+	buf      strings.Builder // the text, once it is not one source run
+	hint     int             // expected decoded size, for the first allocation
+	from, to int             // the source run while buf is nil
+	n        int             // decoded length
 	tm       source.TextMap
 	copied   bool
 }
@@ -43,7 +44,8 @@ func newDecoder(src string) decoder { return decoder{src: src} }
 // materialize switches from the source run to an owned buffer.
 func (d *decoder) materialize() {
 	if !d.copied {
-		d.buf = append(make([]byte, 0, d.n+16), d.src[d.from:d.to]...)
+		d.buf.Grow(max(d.hint, 2*d.n+16))
+		d.buf.WriteString(d.src[d.from:d.to])
 		d.copied = true
 	}
 }
@@ -55,14 +57,14 @@ func (d *decoder) verbatim(src string, from, to int) {
 	d.tm.Add(source.Seg{Dec: d.n, DecLen: to - from, Src: from, SrcLen: to - from, Verbatim: true})
 	switch {
 	case d.copied:
-		d.buf = append(d.buf, src[from:to]...)
+		d.buf.WriteString(src[from:to])
 	case d.n == 0:
 		d.from, d.to = from, to
 	case d.to == from:
 		d.to = to
 	default:
 		d.materialize()
-		d.buf = append(d.buf, src[from:to]...)
+		d.buf.WriteString(src[from:to])
 	}
 	d.n += to - from
 }
@@ -73,14 +75,14 @@ func (d *decoder) replace(from, to int, text string) {
 		return
 	}
 	d.materialize()
-	d.buf = append(d.buf, text...)
+	d.buf.WriteString(text)
 	d.n += len(text)
 }
 
 // String is the decoded text.
 func (d *decoder) String() string {
 	if d.copied {
-		return string(d.buf)
+		return d.buf.String() // no copy: the builder's bytes are never written again
 	}
 	return d.src[d.from:d.to]
 }
@@ -486,7 +488,8 @@ func scanBlockScalar(src string, start, parentIndent int) (scalarText, blockHead
 
 	d := newDecoder(src)
 	type line struct{ start, textStart, end, brk int }
-	var lines []line
+	var lineBuf [16]line
+	lines := lineBuf[:0]
 	k := bodyStart
 	lastContentEnd := h.end
 	for k < len(src) {
@@ -527,6 +530,9 @@ func scanBlockScalar(src string, start, parentIndent int) (scalarText, blockHead
 	content := lines[:n]
 	trailing := lines[n:]
 
+	if len(content) > 0 {
+		d.hint = content[len(content)-1].end - content[0].textStart + 8
+	}
 	for li, l := range content {
 		moreIndented := l.textStart < l.end && isBlank(src[l.textStart])
 		emptyText := l.textStart >= l.end

@@ -28,6 +28,14 @@ type yamlReader struct {
 	start    int  // where the text starts (after a byte order mark)
 	part     bool // reads one part of a sequence for a parent reader
 	aliases  int  // aliases read
+
+	last    source.Pos   // the last position converted, a hint for the next
+	scalars []ast.Scalar // the rest of the current block of scalars
+
+	// fieldStack collects the fields of the mappings being read (nested
+	// mappings push above their parent's), so that each mapping gets one
+	// slice of exactly its size.
+	fieldStack []*ast.Field
 }
 
 const maxDepth = 64
@@ -44,7 +52,21 @@ func newYAMLReader(file *source.File, start int) *yamlReader {
 	return &yamlReader{src: string(file.Content), file: file, pos: start, start: start, anchors: map[string]ast.Value{}, used: map[string]bool{}}
 }
 
-func (r *yamlReader) rng(a, b int) source.Range { return r.file.Range(a, b) }
+func (r *yamlReader) rng(a, b int) source.Range {
+	rg := r.file.RangeNear(r.last, a, b)
+	r.last = rg.Start
+	return rg
+}
+
+// newScalar allocates scalars in blocks: a file has thousands of them.
+func (r *yamlReader) newScalar() *ast.Scalar {
+	if len(r.scalars) == 0 {
+		r.scalars = make([]ast.Scalar, 64)
+	}
+	s := &r.scalars[0]
+	r.scalars = r.scalars[1:]
+	return s
+}
 
 func (r *yamlReader) errorAt(code string, a, b int, format string, args ...any) {
 	if b < a {
@@ -220,7 +242,8 @@ type blockCtx struct {
 
 // emptyAt is a null scalar with an empty range.
 func (r *yamlReader) emptyAt(i int, p props) *ast.Scalar {
-	s := &ast.Scalar{Kind: ast.Null, Style: ast.Plain, Tag: p.tag, Anchor: p.anchor, Map: source.Verbatim(i, 0)}
+	s := r.newScalar()
+	*s = ast.Scalar{Kind: ast.Null, Style: ast.Plain, Tag: p.tag, Anchor: p.anchor, Map: source.Verbatim(i, 0)}
 	s.Range = r.rng(i, i)
 	if p.start >= 0 {
 		s.Range = r.rng(p.start, max(i, p.start))
@@ -504,7 +527,8 @@ func (r *yamlReader) scalar(p props, start, end int, kind ast.ScalarKind, style 
 		}
 		tm = source.Verbatim(min(content, end), 0)
 	}
-	s := &ast.Scalar{Style: style, Text: text, Map: tm, Tag: p.tag, Anchor: p.anchor}
+	s := r.newScalar()
+	*s = ast.Scalar{Style: style, Text: text, Map: tm, Tag: p.tag, Anchor: p.anchor}
 	if style == ast.Plain {
 		resolvePlain(s)
 	} else {
@@ -529,6 +553,12 @@ func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
 	}
 	var seen map[string]*ast.Field
 	end := r.pos
+	base := len(r.fieldStack)
+	defer func() {
+		m.Fields = append([]*ast.Field(nil), r.fieldStack[base:]...)
+		clear(r.fieldStack[base:])
+		r.fieldStack = r.fieldStack[:base]
+	}()
 	for !r.stop {
 		keyStart := r.pos
 		k, ok := r.implicitKey()
@@ -550,8 +580,8 @@ func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
 			pair := &ast.Field{Key: key, Value: val}
 			pairEnd := max(val.End().Offset, k.colon+1)
 			pair.Range = r.rng(keyStart, pairEnd)
-			r.checkDuplicate(m.Fields, key, &seen)
-			m.Fields = append(m.Fields, pair)
+			r.checkDuplicate(r.fieldStack[base:], key, &seen)
+			r.fieldStack = append(r.fieldStack, pair)
 			end = max(end, pairEnd)
 		}
 		save := r.pos

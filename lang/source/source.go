@@ -92,6 +92,31 @@ func (f *File) Range(start, end int) Range {
 	return Range{Start: s, End: f.posFrom(s, end)}
 }
 
+// RangeNear is Range for a caller that reads the file forward: hint is a
+// position it converted before (or the zero Pos), and a start on the same
+// line or a few lines further is found without a binary search.
+func (f *File) RangeNear(hint Pos, start, end int) Range {
+	if end < start {
+		end = start
+	}
+	s := f.posNear(hint, start)
+	return Range{Start: s, End: f.posFrom(s, end)}
+}
+
+func (f *File) posNear(hint Pos, offset int) Pos {
+	if !hint.IsValid() || offset < hint.Offset || offset > len(f.Content) {
+		return f.Pos(offset)
+	}
+	line := hint.Line // 1-based: f.lines[line-1] starts it
+	for n := 0; n < 8; n++ {
+		if line >= len(f.lines) || f.lines[line] > offset {
+			return Pos{Offset: offset, Line: line, Col: offset - f.lines[line-1] + 1}
+		}
+		line++
+	}
+	return f.Pos(offset)
+}
+
 // posFrom converts offset, which is at or after from, without a binary search
 // when both lie on the same line: ranges are mostly short.
 func (f *File) posFrom(from Pos, offset int) Pos {

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package main
+
+// prefaultHeap does nothing outside Linux.
+func prefaultHeap(int64) {}
