@@ -244,7 +244,17 @@ func decodeEscape(src string, i int) (text string, n int, ok bool) {
 	case 'x':
 		return hexEscape(src, i, 2)
 	case 'u':
-		return hexEscape(src, i, 4)
+		text, n, ok := hexEscape(src, i, 4)
+		// A UTF-16 surrogate pair (JSON's way to write U+10000 and above)
+		// is one character, as in JavaScript.
+		if ok && i+1+4+6 <= len(src) && src[i+5] == '\\' && src[i+6] == 'u' {
+			hi, _ := strconv.ParseUint(src[i+1:i+5], 16, 32)
+			lo, err := strconv.ParseUint(src[i+7:i+11], 16, 32)
+			if err == nil && hi >= 0xD800 && hi < 0xDC00 && lo >= 0xDC00 && lo < 0xE000 {
+				return string(rune((hi-0xD800)<<10 + (lo - 0xDC00) + 0x10000)), 11, true
+			}
+		}
+		return text, n, ok
 	case 'U':
 		return hexEscape(src, i, 8)
 	}

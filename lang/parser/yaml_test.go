@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	goyaml "github.com/goccy/go-yaml"
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // readYAML runs the YAML reader alone.
@@ -233,5 +235,45 @@ func TestYAMLMatchesReference(t *testing.T) {
 				t.Errorf("%q:\n got %s\nwant %s", c.Src, got, c.Value)
 			}
 		}
+	}
+}
+
+// TestYAMLMatchesGoccyOnFiles reads every golden input and corpus file with
+// both readers; where both accept the text, the values must agree.
+func TestYAMLMatchesGoccyOnFiles(t *testing.T) {
+	goldens, _ := filepath.Glob("../../testdata/golden/*.txtar")
+	corpus, _ := filepath.Glob("../../../shared/corpus/*.*")
+	inputs := map[string]string{}
+	for _, g := range goldens {
+		ar, err := txtar.ParseFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if strings.HasPrefix(f.Name, "input.") && !strings.Contains(string(f.Data), "<CR>") {
+				inputs[filepath.Base(g)] = string(f.Data)
+			}
+		}
+	}
+	for _, c := range corpus {
+		if !strings.HasSuffix(c, ".md") {
+			data, _ := os.ReadFile(c)
+			inputs[filepath.Base(c)] = string(data)
+		}
+	}
+	compared := 0
+	for name, src := range inputs {
+		v, diags, _ := readYAML(src)
+		want, err := goccyValue(src)
+		if err != nil || source.HasErrors(diags) {
+			continue
+		}
+		compared++
+		if got := normalize(plainValue(v)); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the readers disagree", name)
+		}
+	}
+	if compared < 50 {
+		t.Errorf("only %d files compared", compared)
 	}
 }
