@@ -2,6 +2,7 @@ package main
 
 import (
 	"runtime"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -24,7 +25,22 @@ func prefaultHeap(n int64) {
 	block := make([]byte, size)
 	start := (uintptr(unsafe.Pointer(unsafe.SliceData(block))) + 4095) &^ 4095
 	length := (uintptr(size) - 4096) &^ 4095
-	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, start, length, madvPopulateWrite)
+	// The kernel populates disjoint ranges in parallel: one part per CPU.
+	parts := uintptr(runtime.GOMAXPROCS(0))
+	step := (length / parts) &^ 4095
+	var wg sync.WaitGroup
+	for i := range parts {
+		from, to := start+i*step, start+(i+1)*step
+		if i == parts-1 {
+			to = start + length
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, from, to-from, madvPopulateWrite)
+		}()
+	}
+	wg.Wait()
 	runtime.KeepAlive(block)
 	block = nil
 	runtime.GC()

@@ -113,9 +113,22 @@ type Scalar struct {
 	Bool   bool           // the value when Kind is Bool
 	Text   string         // the decoded value; for non-strings the text as written
 	Num    float64        // the value when Kind is Int or Float (numbers are JavaScript numbers)
-	Tag    string         // an explicit tag such as "!!str", or ""
-	Anchor string         // the anchor name defined on this node, or ""
+	Props  *Props         // an explicit tag or anchor, or nil (most scalars have neither)
 	Map    source.TextMap // decoded Text → source bytes
+}
+
+// Props are the node properties written before a scalar.
+type Props struct {
+	Tag    string // an explicit tag such as "!!str", or ""
+	Anchor string // the anchor name defined on this node, or ""
+}
+
+// Tag is the scalar's explicit tag, or "".
+func (s *Scalar) Tag() string {
+	if s.Props == nil {
+		return ""
+	}
+	return s.Props.Tag
 }
 
 // Mapping is a YAML mapping. The typed node built from it (a *Workflow, a

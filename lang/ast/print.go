@@ -36,11 +36,11 @@ func facts(n Node) string {
 	switch n := n.(type) {
 	case *Scalar:
 		s := " " + n.Kind.String() + " " + n.Style.String() + " " + q(n.Text)
-		if n.Tag != "" {
-			s += " tag=" + n.Tag
+		if n.Props != nil && n.Props.Tag != "" {
+			s += " tag=" + n.Props.Tag
 		}
-		if n.Anchor != "" {
-			s += " &" + n.Anchor
+		if n.Props != nil && n.Props.Anchor != "" {
+			s += " &" + n.Props.Anchor
 		}
 		return s
 	case *Mapping:

@@ -69,7 +69,7 @@ func Parse(filename string, src []byte) (file *ast.File, diags []source.Diagnost
 	if m, ok := doc.(*ast.Mapping); ok {
 		file.Workflow = b.workflow(m)
 		file.Doc = file.Workflow
-	} else if s, ok := doc.(*ast.Scalar); ok && s.Kind == ast.Null && s.Tag == "" {
+	} else if s, ok := doc.(*ast.Scalar); ok && s.Kind == ast.Null && s.Tag() == "" {
 		file.Doc = nil // an empty document
 	} else {
 		file.Doc = doc

@@ -205,7 +205,7 @@ func (b *builder) validate(doc ast.Value, w *ast.Workflow) {
 	if steps == nil {
 		return
 	}
-	ids := map[string]source.Range{}
+	ids := make(map[string]source.Range, 2*len(steps.Items))
 	for i, it := range steps.Items {
 		s, ok := it.(*ast.Step)
 		if !ok {

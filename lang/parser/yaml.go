@@ -243,7 +243,7 @@ type blockCtx struct {
 // emptyAt is a null scalar with an empty range.
 func (r *yamlReader) emptyAt(i int, p props) *ast.Scalar {
 	s := r.newScalar()
-	*s = ast.Scalar{Kind: ast.Null, Style: ast.Plain, Tag: p.tag, Anchor: p.anchor, Map: source.Verbatim(i, 0)}
+	*s = ast.Scalar{Kind: ast.Null, Style: ast.Plain, Props: p.props(), Map: source.Verbatim(i, 0)}
 	s.Range = r.rng(i, i)
 	if p.start >= 0 {
 		s.Range = r.rng(p.start, max(i, p.start))
@@ -407,6 +407,14 @@ func (r *yamlReader) readProperty(p *props) {
 	}
 }
 
+// props returns the scalar properties, or nil when there are none.
+func (p props) props() *ast.Props {
+	if p.tag == "" && p.anchor == "" {
+		return nil
+	}
+	return &ast.Props{Tag: p.tag, Anchor: p.anchor}
+}
+
 // define registers an anchored node.
 func (r *yamlReader) define(p props, v ast.Value) {
 	if p.anchor != "" {
@@ -528,7 +536,7 @@ func (r *yamlReader) scalar(p props, start, end int, kind ast.ScalarKind, style 
 		tm = source.Verbatim(min(content, end), 0)
 	}
 	s := r.newScalar()
-	*s = ast.Scalar{Style: style, Text: text, Map: tm, Tag: p.tag, Anchor: p.anchor}
+	*s = ast.Scalar{Style: style, Text: text, Map: tm, Props: p.props()}
 	if style == ast.Plain {
 		resolvePlain(s)
 	} else {
@@ -882,7 +890,7 @@ func resolvePlain(s *ast.Scalar) {
 
 // applyTag applies the standard tags that change a scalar's kind.
 func applyTag(s *ast.Scalar) {
-	switch s.Tag {
+	switch s.Tag() {
 	case "":
 	case "!!str", "!":
 		s.Kind = ast.String
@@ -895,7 +903,7 @@ func applyTag(s *ast.Scalar) {
 	case "!!int", "!!float":
 		if v, err := strconv.ParseFloat(s.Text, 64); err == nil {
 			s.Kind, s.Num = ast.Float, v
-			if s.Tag == "!!int" {
+			if s.Tag() == "!!int" {
 				s.Kind = ast.Int
 			}
 		}

@@ -18,9 +18,9 @@ import "sort"
 type TextMap struct {
 	Segs []Seg // nil for a one-piece verbatim text
 
-	inline bool // the text is verbatim from base for n bytes
-	base   int
-	n      int
+	base   int32 // the text is verbatim from base for n bytes, when inline
+	n      int32
+	inline bool
 }
 
 // Seg is one segment of a TextMap.
@@ -38,13 +38,13 @@ func (m *TextMap) Add(s Seg) {
 	if m.Segs == nil {
 		switch {
 		case !m.inline && s.Verbatim && s.Dec == 0:
-			m.inline, m.base, m.n = true, s.Src, s.DecLen
+			m.inline, m.base, m.n = true, int32(s.Src), int32(s.DecLen)
 			return
-		case m.inline && s.Verbatim && s.Dec == m.n && s.Src == m.base+m.n:
-			m.n += s.DecLen
+		case m.inline && s.Verbatim && s.Dec == int(m.n) && s.Src == int(m.base+m.n):
+			m.n += int32(s.DecLen)
 			return
 		case m.inline:
-			m.Segs = append(make([]Seg, 0, 4), Seg{Dec: 0, DecLen: m.n, Src: m.base, SrcLen: m.n, Verbatim: true})
+			m.Segs = append(make([]Seg, 0, 4), Seg{Dec: 0, DecLen: int(m.n), Src: int(m.base), SrcLen: int(m.n), Verbatim: true})
 			m.inline = false
 		}
 	}
@@ -61,13 +61,13 @@ func (m *TextMap) Add(s Seg) {
 
 // Verbatim returns a map for text copied one to one from src.
 func Verbatim(src, n int) TextMap {
-	return TextMap{inline: true, base: src, n: n}
+	return TextMap{inline: true, base: int32(src), n: int32(n)}
 }
 
 // Segments lists the segments (a one-piece text yields one).
 func (m *TextMap) Segments() []Seg {
 	if m.Segs == nil && m.inline {
-		return []Seg{{Dec: 0, DecLen: m.n, Src: m.base, SrcLen: m.n, Verbatim: true}}
+		return []Seg{{Dec: 0, DecLen: int(m.n), Src: int(m.base), SrcLen: int(m.n), Verbatim: true}}
 	}
 	return m.Segs
 }
@@ -79,7 +79,7 @@ func (m *TextMap) VerbatimAt(i, j int) (int, bool) {
 		return 0, false
 	}
 	if m.Segs == nil {
-		return m.base + i, m.inline && j <= m.n
+		return int(m.base) + i, m.inline && j <= int(m.n)
 	}
 	k := sort.Search(len(m.Segs), func(k int) bool { return m.Segs[k].Dec+m.Segs[k].DecLen > i })
 	if k == len(m.Segs) {
@@ -95,7 +95,7 @@ func (m *TextMap) VerbatimAt(i, j int) (int, bool) {
 // Start is the source offset where decoded byte i starts.
 func (m *TextMap) Start(i int) int {
 	if m.Segs == nil {
-		return m.base + min(max(i, 0), m.n)
+		return int(m.base) + min(max(i, 0), int(m.n))
 	}
 	if len(m.Segs) == 0 {
 		return 0
@@ -119,7 +119,7 @@ func (m *TextMap) Start(i int) int {
 // range ending at decoded offset i ends.
 func (m *TextMap) End(i int) int {
 	if m.Segs == nil {
-		return m.base + min(max(i, 0), m.n)
+		return int(m.base) + min(max(i, 0), int(m.n))
 	}
 	if len(m.Segs) == 0 {
 		return 0
