@@ -108,13 +108,13 @@ func (s Style) String() string { return styleNames[s] }
 // block header and body included (not a trailing comment).
 type Scalar struct {
 	Loc
-	Kind   ScalarKind
-	Style  Style
-	Bool   bool           // the value when Kind is Bool
-	Text   string         // the decoded value; for non-strings the text as written
-	Num    float64        // the value when Kind is Int or Float (numbers are JavaScript numbers)
-	Props  *Props         // an explicit tag or anchor, or nil (most scalars have neither)
-	Map    source.TextMap // decoded Text → source bytes
+	Kind  ScalarKind
+	Style Style
+	Bool  bool           // the value when Kind is Bool
+	Text  string         // the decoded value; for non-strings the text as written
+	Num   float64        // the value when Kind is Int or Float (numbers are JavaScript numbers)
+	Props *Props         // an explicit tag or anchor, or nil (most scalars have neither)
+	Map   source.TextMap // decoded Text → source bytes
 }
 
 // Props are the node properties written before a scalar.
