@@ -273,7 +273,7 @@ func TestYAMLMatchesGoccyOnFiles(t *testing.T) {
 			t.Errorf("%s: the readers disagree", name)
 		}
 	}
-	if compared < 50 {
-		t.Errorf("only %d files compared", compared)
+	if compared < len(inputs)/2 {
+		t.Errorf("only %d of %d files compared", compared, len(inputs))
 	}
 }
