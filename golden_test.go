@@ -96,7 +96,7 @@ func runGolden(t *testing.T, path string) {
 
 func dumpAST(f *ast.File) string {
 	var b bytes.Buffer
-	if err := ast.Fprint(&b, f); err != nil {
+	if err := ast.Fprint(&b, f.Src, f); err != nil {
 		return "error: " + err.Error()
 	}
 	return b.String()

@@ -17,26 +17,26 @@ package ast
 
 import "github.com/lobsterdev/lobster/lang/source"
 
-// Node is implemented by every node of the tree.
+// Node is implemented by every node of the tree. Positions are byte offsets
+// into the file's source; File.Src turns them into lines and columns.
 type Node interface {
-	Pos() source.Pos // first byte of the node
-	End() source.Pos // first byte after the node
-	Span() source.Range
+	Pos() int // offset of the first byte of the node
+	End() int // offset of the first byte after the node
 }
 
-// Loc is embedded in every node and holds its range.
+// Loc is embedded in every node and holds its span.
 type Loc struct {
-	Range source.Range
+	Span source.Span
 }
 
-// Pos is the first byte of the node.
-func (l Loc) Pos() source.Pos { return l.Range.Start }
+// Pos is the offset of the node's first byte.
+func (l Loc) Pos() int { return l.Span.Start }
 
-// End is the first byte after the node.
-func (l Loc) End() source.Pos { return l.Range.End }
+// End is the offset just after the node.
+func (l Loc) End() int { return l.Span.End }
 
-// Span is the node's range.
-func (l Loc) Span() source.Range { return l.Range }
+// SpanOf is the byte range of a node.
+func SpanOf(n Node) source.Span { return source.Span{Start: n.Pos(), End: n.End()} }
 
 // File is a parsed workflow file.
 type File struct {
@@ -49,13 +49,13 @@ type File struct {
 	Anchors  []*Anchor  // YAML anchors, in source order
 }
 
-// Anchor is a YAML anchor (&name). Its range is the anchored value's; values
-// reached through an alias of it keep these ranges.
+// Anchor is a YAML anchor (&name). Its span is the anchored value's; values
+// reached through an alias of it keep these spans.
 type Anchor struct {
 	Loc
-	Name      string
-	NameRange source.Range // the name, without '&'
-	Value     Value        // the anchored generic value
+	Name     string
+	NameSpan source.Span // the name, without '&'
+	Value    Value       // the anchored generic value
 }
 
 // Comment is a YAML comment, from '#' to the end of the line.
@@ -104,7 +104,7 @@ var styleNames = [...]string{"plain", "single-quoted", "double-quoted", "literal
 
 func (s Style) String() string { return styleNames[s] }
 
-// Scalar is a YAML scalar. Its range covers the scalar as written: quotes,
+// Scalar is a YAML scalar. Its span covers the scalar as written: quotes,
 // block header and body included (not a trailing comment).
 type Scalar struct {
 	Loc

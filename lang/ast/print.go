@@ -5,11 +5,14 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/lobsterdev/lobster/lang/source"
 )
 
 // Fprint writes an indented dump of the tree rooted at n, one node a line
-// with its type, range (line:col-line:col) and key facts. Goldens use it.
-func Fprint(w io.Writer, n Node) error {
+// with its type, range (line:col-line:col, resolved in f) and key facts.
+// Goldens use it.
+func Fprint(w io.Writer, f *source.File, n Node) error {
 	var err error
 	depth := 0
 	Inspect(n, func(n Node) bool {
@@ -18,7 +21,7 @@ func Fprint(w io.Writer, n Node) error {
 			return false
 		}
 		if err == nil {
-			_, err = fmt.Fprintf(w, "%s%s %s%s\n", strings.Repeat("  ", depth), typeName(n), n.Span(), facts(n))
+			_, err = fmt.Fprintf(w, "%s%s %s%s\n", strings.Repeat("  ", depth), typeName(n), f.RangeOf(SpanOf(n)), facts(f, n))
 		}
 		depth++
 		return true
@@ -31,7 +34,7 @@ func typeName(n Node) string {
 	return strings.TrimPrefix(t, "*ast.")
 }
 
-func facts(n Node) string {
+func facts(f *source.File, n Node) string {
 	q := strconv.Quote
 	switch n := n.(type) {
 	case *Scalar:
@@ -75,15 +78,15 @@ func facts(n Node) string {
 		return s
 	case *Shell:
 		if n.Err != nil {
-			return " error=" + q(n.Err.Msg) + "@" + n.Err.Range.String()
+			return " error=" + q(n.Err.Msg) + "@" + f.RangeOf(n.Err.Span).String()
 		}
 	case *Condition:
 		if n.Err != nil {
-			return " error=" + q(n.Err.Msg) + "@" + n.Err.Range.String()
+			return " error=" + q(n.Err.Msg) + "@" + f.RangeOf(n.Err.Span).String()
 		}
 	case *Pipeline:
 		if n.Err != nil {
-			return " error=" + q(n.Err.Msg) + "@" + n.Err.Range.String()
+			return " error=" + q(n.Err.Msg) + "@" + f.RangeOf(n.Err.Span).String()
 		}
 	case *BinaryExpr:
 		return " " + n.Op

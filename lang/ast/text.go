@@ -41,8 +41,8 @@ type Pipeline struct {
 
 // SyntaxError is a syntax error in an embedded language.
 type SyntaxError struct {
-	Range source.Range
-	Msg   string
+	Span source.Span
+	Msg  string
 }
 
 func (*Template) value()  {}
@@ -59,25 +59,25 @@ type Ref interface {
 // StepRef is `$id.path`, in templates and in conditions.
 type StepRef struct {
 	Loc
-	ID      string
-	IDRange source.Range // the id, without '$'
-	Path    []*Ident     // at least one segment
+	ID     string
+	IDSpan source.Span // the id, without '$'
+	Path   []*Ident    // at least one segment
 }
 
 // ArgRef is `${name}`.
 type ArgRef struct {
 	Loc
-	Name      string
-	NameRange source.Range
+	Name     string
+	NameSpan source.Span
 }
 
 // BracedRef is `${id.field…}`: a step reference written with braces, which is
 // not Lobster syntax (the shell rejects it as a bad substitution).
 type BracedRef struct {
 	Loc
-	ID      string
-	IDRange source.Range
-	Path    []*Ident
+	ID     string
+	IDSpan source.Span
+	Path   []*Ident
 }
 
 // Ident is one path segment of a reference.
@@ -93,10 +93,10 @@ func (*BracedRef) ref() {}
 // ShellVar is a shell parameter expansion: `$NAME`, `${NAME}`, `${NAME:-x}`….
 type ShellVar struct {
 	Loc
-	Name      string
-	NameRange source.Range
-	Braced    bool
-	Op        string // the expansion operator after the name (":-", "#", "%%", …), or ""
+	Name     string
+	NameSpan source.Span
+	Braced   bool
+	Op       string // the expansion operator after the name (":-", "#", "%%", …), or ""
 }
 
 // Expr is a condition expression: *BinaryExpr, *UnaryExpr, *ParenExpr,
@@ -109,10 +109,10 @@ type Expr interface {
 // BinaryExpr is `X op Y` for && || == != < <= > >=.
 type BinaryExpr struct {
 	Loc
-	X       Expr
-	Op      string
-	OpRange source.Range
-	Y       Expr
+	X      Expr
+	Op     string
+	OpSpan source.Span
+	Y      Expr
 }
 
 // UnaryExpr is `!X`.
@@ -180,10 +180,10 @@ type Word struct {
 // Flag is `--name`, `--name value` or `--name=value`.
 type Flag struct {
 	Loc
-	Name      string
-	NameRange source.Range // the name without "--"
-	Value     *Word        // nil for a bare flag (true); for --k=v, the text after '='
-	Eq        bool         // written --name=value
+	Name     string
+	NameSpan source.Span // the name without "--"
+	Value    *Word       // nil for a bare flag (true); for --k=v, the text after '='
+	Eq       bool        // written --name=value
 }
 
 func (*Word) arg() {}

@@ -118,7 +118,7 @@ func Children(n Node) []Node {
 		// References and shell variables interleave in source order.
 		i, j := 0, 0
 		for i < len(n.Refs) || j < len(n.Vars) {
-			if j == len(n.Vars) || (i < len(n.Refs) && n.Refs[i].Pos().Offset <= n.Vars[j].Pos().Offset) {
+			if j == len(n.Vars) || (i < len(n.Refs) && n.Refs[i].Pos() <= n.Vars[j].Pos()) {
 				out = append(out, n.Refs[i])
 				i++
 			} else {

@@ -40,7 +40,7 @@ func (b *builder) resolve(v ast.Value) ast.Value {
 		if !b.warned {
 			b.warned = true
 			b.diags = append(b.diags, source.Diagnostic{
-				File: b.file.Name, Range: a.Range, Severity: source.Error, Code: "limit-exceeded",
+				File: b.file.Name, Range: b.file.RangeOf(a.Span), Severity: source.Error, Code: "limit-exceeded",
 				Message: fmt.Sprintf("aliases expand to more than %d nodes; the expansion stops here", aliasBudget),
 			})
 		}
@@ -90,7 +90,7 @@ func (b *builder) object(m *ast.Mapping, known map[string]**ast.Field, typed fun
 // twice because an alias repeats it) stays as it is.
 func (b *builder) objectFunc(m *ast.Mapping, slotOf func(name string) **ast.Field, typed func(name string, v ast.Value) ast.Value) ast.Object {
 	o := ast.Object{Flow: m.Flow, Fields: m.Fields}
-	o.Range = m.Range
+	o.Span = m.Span
 	for _, f := range m.Fields {
 		if slot := slotOf(f.Key.Text); slot != nil {
 			*slot = f
@@ -186,7 +186,7 @@ func (b *builder) templateMap(m *ast.Mapping) *ast.TemplateMap {
 
 func (b *builder) stepList(s *ast.Sequence, ctx ast.StepContext) *ast.StepList {
 	l := &ast.StepList{Flow: s.Flow, Items: make([]ast.Value, len(s.Items))}
-	l.Range = s.Range
+	l.Span = s.Span
 	if ctx == ast.TopStep && b.buildStepsInParallel(s.Items, ctx, l.Items) {
 		return l
 	}
@@ -283,7 +283,7 @@ func (b *builder) stepValue(name string, v ast.Value) ast.Value {
 			p.Refs = scanRefs(b.file, s)
 			if p.Err != nil {
 				b.diags = append(b.diags, source.Diagnostic{
-					File: b.file.Name, Range: p.Err.Range, Severity: source.Error, Code: "pipeline-parse-error",
+					File: b.file.Name, Range: b.file.RangeOf(p.Err.Span), Severity: source.Error, Code: "pipeline-parse-error",
 					Message: "pipeline does not parse: " + p.Err.Msg,
 				})
 			}
@@ -341,7 +341,7 @@ func (b *builder) stepValue(name string, v ast.Value) ast.Value {
 			c := parseCondition(b.file, s)
 			if c.Err != nil {
 				b.diags = append(b.diags, source.Diagnostic{
-					File: b.file.Name, Range: c.Err.Range, Severity: source.Error, Code: "condition-syntax",
+					File: b.file.Name, Range: b.file.RangeOf(c.Err.Span), Severity: source.Error, Code: "condition-syntax",
 					Message: fmt.Sprintf("invalid condition: %s; the reference fails at run time with \"Unsupported condition: %s\"", c.Err.Msg, strings.TrimSpace(s.Text)),
 				})
 			}

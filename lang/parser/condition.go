@@ -30,10 +30,10 @@ func parseCondition(f *source.File, s *ast.Scalar) *ast.Condition {
 	if s == nil {
 		return c
 	}
-	c.Range = s.Range
+	c.Span = s.Span
 	lo, hi := condTrimBounds(s.Text, 0, len(s.Text))
 	if lo == hi {
-		c.Err = &ast.SyntaxError{Range: s.Range, Msg: "empty condition"}
+		c.Err = &ast.SyntaxError{Span: s.Span, Msg: "empty condition"}
 		return c
 	}
 	p := newCondParser(f, s, lo, hi)
@@ -44,7 +44,7 @@ func parseCondition(f *source.File, s *ast.Scalar) *ast.Condition {
 		}
 	}
 	if p.err != nil {
-		c.Err = &ast.SyntaxError{Range: p.rng(p.err.start, p.err.end), Msg: p.err.msg}
+		c.Err = &ast.SyntaxError{Span: p.rng(p.err.start, p.err.end), Msg: p.err.msg}
 		return c
 	}
 	c.Expr = expr
@@ -324,8 +324,8 @@ func newCondParser(f *source.File, s *ast.Scalar, lo, hi int) *condParser {
 }
 
 // rng maps the decoded range [i, j) to the source.
-func (p *condParser) rng(i, j int) source.Range {
-	return p.s.Map.Range(p.f, i, j)
+func (p *condParser) rng(i, j int) source.Span {
+	return p.s.Map.Span(i, j)
 }
 
 // fail records the first error.
@@ -416,11 +416,11 @@ func (p *condParser) parseBinary(op string, operand func() ast.Expr) ast.Expr {
 // binary builds the node `x op y`.
 func (p *condParser) binary(x ast.Expr, op condToken, y ast.Expr) *ast.BinaryExpr {
 	return &ast.BinaryExpr{
-		Loc:     ast.Loc{Range: source.Range{Start: x.Pos(), End: y.End()}},
-		X:       x,
-		Op:      op.text,
-		OpRange: p.rng(op.start, op.end),
-		Y:       y,
+		Loc:    ast.Loc{Span: source.Span{Start: x.Pos(), End: y.End()}},
+		X:      x,
+		Op:     op.text,
+		OpSpan: p.rng(op.start, op.end),
+		Y:      y,
 	}
 }
 
@@ -453,7 +453,7 @@ func (p *condParser) parseUnary(left bool) ast.Expr {
 		return nil
 	}
 	r := p.rng(t.start, t.end)
-	return &ast.UnaryExpr{Loc: ast.Loc{Range: source.Range{Start: r.Start, End: x.End()}}, Op: "!", X: x}
+	return &ast.UnaryExpr{Loc: ast.Loc{Span: source.Span{Start: r.Start, End: x.End()}}, Op: "!", X: x}
 }
 
 // parsePrimary parses `primary_l` (left) or `primary_r`.
@@ -530,27 +530,27 @@ func (p *condParser) parseParen() ast.Expr {
 		p.fail(t.start, t.end, fmt.Sprintf("unexpected %q: expected \")\"", t.text))
 		return nil
 	}
-	return &ast.ParenExpr{Loc: ast.Loc{Range: p.rng(open.start, t.end)}, X: x}
+	return &ast.ParenExpr{Loc: ast.Loc{Span: p.rng(open.start, t.end)}, X: x}
 }
 
 // literal builds a literal node for the token t.
 func (p *condParser) literal(t condToken, kind ast.LiteralKind, val string) *ast.Literal {
-	return &ast.Literal{Loc: ast.Loc{Range: p.rng(t.start, t.end)}, Kind: kind, Value: val}
+	return &ast.Literal{Loc: ast.Loc{Span: p.rng(t.start, t.end)}, Kind: kind, Value: val}
 }
 
 // stepRef builds a step reference node for the token t (`$id.seg{.seg}`).
 func (p *condParser) stepRef(t condToken) *ast.StepRef {
-	ref := &ast.StepRef{Loc: ast.Loc{Range: p.rng(t.start, t.end)}}
+	ref := &ast.StepRef{Loc: ast.Loc{Span: p.rng(t.start, t.end)}}
 	dot := strings.IndexByte(t.text, '.')
 	if dot < 0 {
 		dot = len(t.text)
 	}
 	ref.ID = t.text[1:dot]
-	ref.IDRange = p.rng(t.start+1, t.start+dot)
+	ref.IDSpan = p.rng(t.start+1, t.start+dot)
 	off := t.start + dot
 	for _, seg := range strings.Split(t.text[min(dot+1, len(t.text)):], ".") {
 		start := off + 1
-		ref.Path = append(ref.Path, &ast.Ident{Loc: ast.Loc{Range: p.rng(start, start+len(seg))}, Name: seg})
+		ref.Path = append(ref.Path, &ast.Ident{Loc: ast.Loc{Span: p.rng(start, start+len(seg))}, Name: seg})
 		off = start + len(seg)
 	}
 	return ref

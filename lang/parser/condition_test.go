@@ -14,7 +14,7 @@ import (
 func condTestScalar(src string) (*source.File, *ast.Scalar) {
 	f := source.NewFile("t", []byte(src))
 	s := &ast.Scalar{Kind: ast.String, Text: src, Map: source.Verbatim(0, len(src))}
-	s.Range = f.Range(0, len(src))
+	s.Span = source.Span{Start: 0, End: len(src)}
 	return f, s
 }
 
@@ -39,7 +39,7 @@ func embedMappedScalar(t *testing.T, file string, from, to, bodyAt int, parts []
 		off += len(p.src)
 	}
 	s := &ast.Scalar{Kind: ast.String, Style: ast.DoubleQuoted, Text: text.String(), Map: m}
-	s.Range = f.Range(from, to)
+	s.Span = source.Span{Start: from, End: to}
 	return f, s
 }
 
@@ -97,25 +97,25 @@ func embedPath(path []*ast.Ident) string {
 func embedCheckTree(t *testing.T, root ast.Node, size int) {
 	t.Helper()
 	for n := range ast.Preorder(root) {
-		embedCheckRange(t, n, n.Span(), size)
-		prev := n.Pos().Offset
+		embedCheckRange(t, n, ast.SpanOf(n), size)
+		prev := n.Pos()
 		for _, c := range ast.Children(n) {
-			if !n.Span().Covers(c.Span()) {
-				t.Errorf("%T %v is not inside its parent %T %v", c, c.Span(), n, n.Span())
+			if !ast.SpanOf(n).Covers(ast.SpanOf(c)) {
+				t.Errorf("%T %v is not inside its parent %T %v", c, ast.SpanOf(c), n, ast.SpanOf(n))
 			}
-			if c.Pos().Offset < prev {
-				t.Errorf("%T %v starts before its previous sibling ends (%d)", c, c.Span(), prev)
+			if c.Pos() < prev {
+				t.Errorf("%T %v starts before its previous sibling ends (%d)", c, ast.SpanOf(c), prev)
 			}
-			prev = c.End().Offset
+			prev = c.End()
 		}
 	}
 }
 
 // embedCheckRange checks that r is a well-formed range of a file of size bytes.
-func embedCheckRange(t *testing.T, what any, r source.Range, size int) {
+func embedCheckRange(t *testing.T, what any, r source.Span, size int) {
 	t.Helper()
-	if r.Start.Offset < 0 || r.End.Offset > size || r.Start.Offset > r.End.Offset || !r.IsValid() {
-		t.Errorf("%T: bad range %v [%d,%d) in a file of %d bytes", what, r, r.Start.Offset, r.End.Offset, size)
+	if r.Start < 0 || r.End > size || r.Start > r.End {
+		t.Errorf("%T: bad range %v [%d,%d) in a file of %d bytes", what, r, r.Start, r.End, size)
 	}
 }
 
@@ -123,14 +123,14 @@ func embedCheckRange(t *testing.T, what any, r source.Range, size int) {
 // that every token's source text spells it.
 func condCheckSpelling(t *testing.T, f *source.File, c *ast.Condition) {
 	t.Helper()
-	text := func(n ast.Node) string { return f.Text(n.Span()) }
+	text := func(n ast.Node) string { return f.TextOf(ast.SpanOf(n)) }
 	for n := range ast.Preorder(c) {
 		switch n := n.(type) {
 		case *ast.StepRef:
 			if got, want := text(n), "$"+n.ID+embedPath(n.Path); got != want {
 				t.Errorf("step reference spelled %q, want %q", got, want)
 			}
-			if got := f.Text(n.IDRange); got != n.ID {
+			if got := f.TextOf(n.IDSpan); got != n.ID {
 				t.Errorf("step id spelled %q, want %q", got, n.ID)
 			}
 		case *ast.Ident:
@@ -140,14 +140,14 @@ func condCheckSpelling(t *testing.T, f *source.File, c *ast.Condition) {
 		case *ast.Literal:
 			condCheckLiteral(t, text(n), n)
 		case *ast.BinaryExpr:
-			if got := f.Text(n.OpRange); got != n.Op {
+			if got := f.TextOf(n.OpSpan); got != n.Op {
 				t.Errorf("operator spelled %q, want %q", got, n.Op)
 			}
-			if n.X.End().Offset > n.OpRange.Start.Offset || n.OpRange.End.Offset > n.Y.Pos().Offset {
-				t.Errorf("operator %q at %v is not between its operands", n.Op, n.OpRange)
+			if n.X.End() > n.OpSpan.Start || n.OpSpan.End > n.Y.Pos() {
+				t.Errorf("operator %q at %v is not between its operands", n.Op, n.OpSpan)
 			}
 			if n.Pos() != n.X.Pos() || n.End() != n.Y.End() {
-				t.Errorf("binary %q at %v does not span its operands", n.Op, n.Span())
+				t.Errorf("binary %q at %v does not span its operands", n.Op, ast.SpanOf(n))
 			}
 		case *ast.UnaryExpr:
 			if got := text(n); !strings.HasPrefix(got, "!") || n.End() != n.X.End() {
@@ -248,12 +248,12 @@ func TestParseCondition(t *testing.T) {
 			f, s := condTestScalar(tt.src)
 			c := parseCondition(f, s)
 			if c.Err != nil {
-				t.Fatalf("error %q at %v", c.Err.Msg, c.Err.Range)
+				t.Fatalf("error %q at %v", c.Err.Msg, c.Err.Span)
 			}
 			if got := condDump(c.Expr); got != tt.want {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
-			if c.Scalar != s || c.Range != s.Range {
+			if c.Scalar != s || c.Span != s.Span {
 				t.Errorf("condition does not carry its scalar and range")
 			}
 			embedCheckTree(t, c, len(tt.src))
@@ -287,7 +287,7 @@ func TestParseConditionSpans(t *testing.T) {
 			}
 			var got []string
 			for n := range ast.Preorder(c) {
-				got = append(got, f.Text(n.Span()))
+				got = append(got, f.TextOf(ast.SpanOf(n)))
 			}
 			if strings.Join(got, "¦") != strings.Join(tt.spans, "¦") {
 				t.Errorf("spans\ngot  %q\nwant %q", got, tt.spans)
@@ -310,18 +310,18 @@ func TestParseConditionStepRef(t *testing.T) {
 	if !ok {
 		t.Fatalf("left operand is %T, want *ast.StepRef", b.X)
 	}
-	if ref.ID != "my-step" || f.Text(ref.IDRange) != "my-step" || ref.IDRange.Start.Offset != 1 {
-		t.Errorf("id %q at %v", ref.ID, ref.IDRange)
+	if ref.ID != "my-step" || f.TextOf(ref.IDSpan) != "my-step" || ref.IDSpan.Start != 1 {
+		t.Errorf("id %q at %v", ref.ID, ref.IDSpan)
 	}
 	var segs []string
 	for _, id := range ref.Path {
-		segs = append(segs, fmt.Sprintf("%s@%d", id.Name, id.Pos().Offset))
+		segs = append(segs, fmt.Sprintf("%s@%d", id.Name, id.Pos()))
 	}
 	if got, want := strings.Join(segs, " "), "json@9 items@14 0@20"; got != want {
 		t.Errorf("path %s, want %s", got, want)
 	}
-	if b.OpRange.Start.Offset != 22 || b.OpRange.End.Offset != 24 {
-		t.Errorf("operator at %v", b.OpRange)
+	if b.OpSpan.Start != 22 || b.OpSpan.End != 24 {
+		t.Errorf("operator at %v", b.OpSpan)
 	}
 }
 
@@ -413,10 +413,10 @@ func TestParseConditionErrors(t *testing.T) {
 			if c.Err.Msg != tt.msg {
 				t.Errorf("message\ngot  %s\nwant %s", c.Err.Msg, tt.msg)
 			}
-			if r := c.Err.Range; r.Start.Offset != i || r.End.Offset != j {
-				t.Errorf("error at [%d,%d) %q, want [%d,%d) %q", r.Start.Offset, r.End.Offset, f.Text(r), i, j, src[i:j])
+			if r := c.Err.Span; r.Start != i || r.End != j {
+				t.Errorf("error at [%d,%d) %q, want [%d,%d) %q", r.Start, r.End, f.TextOf(r), i, j, src[i:j])
 			}
-			embedCheckRange(t, c.Err, c.Err.Range, len(src))
+			embedCheckRange(t, c.Err, c.Err.Span, len(src))
 		})
 	}
 }
@@ -426,7 +426,7 @@ func TestParseConditionEmpty(t *testing.T) {
 	for _, src := range []string{"", "   ", "\n\t\u00a0"} {
 		f, s := condTestScalar(src)
 		c := parseCondition(f, s)
-		if c.Err == nil || c.Err.Msg != "empty condition" || c.Err.Range != s.Range || c.Expr != nil {
+		if c.Err == nil || c.Err.Msg != "empty condition" || c.Err.Span != s.Span || c.Expr != nil {
 			t.Errorf("%q: got %+v, want an empty-condition error over the scalar", src, c.Err)
 		}
 	}
@@ -451,11 +451,11 @@ func TestParseConditionMapped(t *testing.T) {
 			t.Fatalf("got %s, want %s", got, want)
 		}
 		b := c.Expr.(*ast.BinaryExpr)
-		embedWantText(t, f, "binary", b.Span(), `$a.json == \"x\"`)
-		embedWantText(t, f, "step ref", b.X.Span(), `$a.json`)
-		embedWantText(t, f, "operator", b.OpRange, `==`)
-		embedWantText(t, f, "literal", b.Y.Span(), `\"x\"`)
-		embedWantText(t, f, "condition", c.Span(), `"$a.json == \"x\""`)
+		embedWantText(t, f, "binary", ast.SpanOf(b), `$a.json == \"x\"`)
+		embedWantText(t, f, "step ref", ast.SpanOf(b.X), `$a.json`)
+		embedWantText(t, f, "operator", b.OpSpan, `==`)
+		embedWantText(t, f, "literal", ast.SpanOf(b.Y), `\"x\"`)
+		embedWantText(t, f, "condition", ast.SpanOf(c), `"$a.json == \"x\""`)
 		embedCheckTree(t, c, len(file))
 	})
 	t.Run("single-quoted", func(t *testing.T) {
@@ -467,7 +467,7 @@ func TestParseConditionMapped(t *testing.T) {
 		if got, want := condDump(c.Expr), `(== $data.json.status "ok")`; got != want {
 			t.Fatalf("got %s, want %s", got, want)
 		}
-		embedWantText(t, f, "literal", c.Expr.(*ast.BinaryExpr).Y.Span(), `''ok''`)
+		embedWantText(t, f, "literal", ast.SpanOf(c.Expr.(*ast.BinaryExpr).Y), `''ok''`)
 		embedCheckTree(t, c, len(file))
 	})
 	t.Run("folded", func(t *testing.T) {
@@ -480,14 +480,14 @@ func TestParseConditionMapped(t *testing.T) {
 			t.Fatalf("got %s, want %s", got, want)
 		}
 		b := c.Expr.(*ast.BinaryExpr)
-		embedWantText(t, f, "and", b.Span(), "$a.json.x == 1 &&\n  $b.json.y")
-		embedWantText(t, f, "operator", b.OpRange, "&&")
-		embedWantText(t, f, "right", b.Y.Span(), "$b.json.y")
-		if p := b.Y.Pos(); p.Line != 3 || p.Col != 3 {
+		embedWantText(t, f, "and", ast.SpanOf(b), "$a.json.x == 1 &&\n  $b.json.y")
+		embedWantText(t, f, "operator", b.OpSpan, "&&")
+		embedWantText(t, f, "right", ast.SpanOf(b.Y), "$b.json.y")
+		if p := f.Pos(b.Y.Pos()); p.Line != 3 || p.Col != 3 {
 			t.Errorf("right operand at %v, want 3:3", p)
 		}
 		ref := b.Y.(*ast.StepRef)
-		embedWantText(t, f, "segment", ref.Path[1].Span(), "y")
+		embedWantText(t, f, "segment", ast.SpanOf(ref.Path[1]), "y")
 		embedCheckTree(t, c, len(file))
 	})
 	t.Run("escaped error", func(t *testing.T) {
@@ -499,7 +499,7 @@ func TestParseConditionMapped(t *testing.T) {
 		if c.Err == nil {
 			t.Fatalf("no error; parsed %s", condDump(c.Expr))
 		}
-		embedWantText(t, f, "error", c.Err.Range, `\u003d`)
+		embedWantText(t, f, "error", c.Err.Span, `\u003d`)
 	})
 	t.Run("trimmed", func(t *testing.T) {
 		file := "when: \"  \\t$a.b\""
@@ -510,14 +510,14 @@ func TestParseConditionMapped(t *testing.T) {
 		if c.Err != nil {
 			t.Fatalf("error %q", c.Err.Msg)
 		}
-		embedWantText(t, f, "step ref", c.Expr.Span(), "$a.b")
+		embedWantText(t, f, "step ref", ast.SpanOf(c.Expr), "$a.b")
 	})
 }
 
 // embedWantText checks that the source text of r is want.
-func embedWantText(t *testing.T, f *source.File, what string, r source.Range, want string) {
+func embedWantText(t *testing.T, f *source.File, what string, r source.Span, want string) {
 	t.Helper()
-	if got := f.Text(r); got != want {
+	if got := f.TextOf(r); got != want {
 		t.Errorf("%s spelled %q at %v, want %q", what, got, r, want)
 	}
 }
@@ -543,9 +543,9 @@ func FuzzParseCondition(f *testing.F) {
 			t.Fatalf("want exactly one of Expr and Err; got %v and %v", c.Expr, c.Err)
 		}
 		if c.Err != nil {
-			embedCheckRange(t, c.Err, c.Err.Range, len(src))
-			if !s.Range.Covers(c.Err.Range) {
-				t.Errorf("error range %v outside the scalar", c.Err.Range)
+			embedCheckRange(t, c.Err, c.Err.Span, len(src))
+			if !s.Span.Covers(c.Err.Span) {
+				t.Errorf("error range %v outside the scalar", c.Err.Span)
 			}
 			return
 		}

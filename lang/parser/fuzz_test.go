@@ -50,8 +50,8 @@ func FuzzParse(f *testing.F) {
 		}
 		file2, diags2 := Parse(name, src)
 		var a, b bytes.Buffer
-		_ = ast.Fprint(&a, file)
-		_ = ast.Fprint(&b, file2)
+		_ = ast.Fprint(&a, file.Src, file)
+		_ = ast.Fprint(&b, file2.Src, file2)
 		if a.String() != b.String() || !reflect.DeepEqual(diags, diags2) {
 			t.Error("two parses differ")
 		}

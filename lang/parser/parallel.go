@@ -92,7 +92,7 @@ func (r *yamlReader) readItemsInParallel(indent int, s *ast.Sequence) bool {
 
 func appendComments(dst, src []*ast.Comment) []*ast.Comment {
 	for _, c := range src {
-		if n := len(dst); n == 0 || dst[n-1].Range.Start.Offset < c.Range.Start.Offset {
+		if n := len(dst); n == 0 || dst[n-1].Span.Start < c.Span.Start {
 			dst = append(dst, c)
 		}
 	}

@@ -63,8 +63,8 @@ func TestParallelMatchesOnePass(t *testing.T) {
 		one, oneDiags := Parse(fname, src)
 		shellGrouping = true
 		var a, b bytes.Buffer
-		_ = ast.Fprint(&a, par)
-		_ = ast.Fprint(&b, one)
+		_ = ast.Fprint(&a, par.Src, par)
+		_ = ast.Fprint(&b, one.Src, one)
 		if a.String() != b.String() {
 			t.Errorf("%s: trees differ", name)
 		}

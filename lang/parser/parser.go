@@ -35,7 +35,7 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 func Parse(filename string, src []byte) (file *ast.File, diags []source.Diagnostic) {
 	f := source.NewFile(filename, src)
 	file = &ast.File{Src: f, JSON: strings.EqualFold(filepath.Ext(filename), ".json")}
-	file.Range = f.Range(0, len(src))
+	file.Span = source.Span{End: len(src)}
 	defer func() {
 		if r := recover(); r != nil {
 			// A bug must not take the caller down: report it on the file.
@@ -61,7 +61,7 @@ func Parse(filename string, src []byte) (file *ast.File, diags []source.Diagnost
 	file.Comments = r.comments
 	file.Anchors = r.anchored
 	for _, a := range file.Anchors {
-		a.Range = a.Value.Span()
+		a.Span = ast.SpanOf(a.Value)
 	}
 	diags = append(diags, r.diags...)
 

@@ -29,7 +29,7 @@ func parsePipeline(f *source.File, s *ast.Scalar) *ast.Pipeline {
 	if s == nil {
 		return p
 	}
-	p.Range = s.Range
+	p.Span = s.Span
 	pp := &pipeParser{f: f, s: s, text: s.Text}
 	stages, err := pp.parse()
 	if err != nil {
@@ -56,13 +56,13 @@ type pipeSegment struct {
 }
 
 // rng maps the decoded range [i, j) to the source.
-func (pp *pipeParser) rng(i, j int) source.Range {
-	return pp.s.Map.Range(pp.f, i, j)
+func (pp *pipeParser) rng(i, j int) source.Span {
+	return pp.s.Map.Span(i, j)
 }
 
 // errAt builds a syntax error at the decoded range [i, j).
 func (pp *pipeParser) errAt(i, j int, msg string) *ast.SyntaxError {
-	return &ast.SyntaxError{Range: pp.rng(i, j), Msg: msg}
+	return &ast.SyntaxError{Span: pp.rng(i, j), Msg: msg}
 }
 
 // parse runs the three phases and returns the stages or the first error.
@@ -113,7 +113,7 @@ func (pp *pipeParser) split() ([]pipeSegment, *ast.SyntaxError) {
 		segs = append(segs, pipeSegment{start: start, end: len(text), bar: -1})
 	}
 	if len(segs) == 0 {
-		return nil, &ast.SyntaxError{Range: pp.s.Range, Msg: pipeErrEmptyPipeline}
+		return nil, &ast.SyntaxError{Span: pp.s.Span, Msg: pipeErrEmptyPipeline}
 	}
 	return segs, nil
 }
@@ -135,7 +135,7 @@ func (pp *pipeParser) stage(seg pipeSegment) (*ast.Stage, *ast.SyntaxError) {
 	if len(words) == 0 {
 		return nil, pp.errAt(lo, hi, pipeErrEmptyStage)
 	}
-	st := &ast.Stage{Loc: ast.Loc{Range: pp.rng(lo, hi)}, Name: pp.word(words[0])}
+	st := &ast.Stage{Loc: ast.Loc{Span: pp.rng(lo, hi)}, Name: pp.word(words[0])}
 	st.Args = pp.args(words[1:])
 	return st, nil
 }
@@ -264,7 +264,7 @@ func (t *pipeTokenizer) double(i int) int {
 
 // word builds the node of a whole word.
 func (pp *pipeParser) word(w *pipeWord) *ast.Word {
-	return &ast.Word{Loc: ast.Loc{Range: pp.rng(w.start, w.end)}, Text: string(w.text)}
+	return &ast.Word{Loc: ast.Loc{Span: pp.rng(w.start, w.end)}, Text: string(w.text)}
 }
 
 // args is phase 3: it sorts the words after the stage name into flags and
@@ -295,21 +295,21 @@ func (pp *pipeParser) args(words []*pipeWord) []ast.Arg {
 // it may be the flag's value.
 func (pp *pipeParser) flag(w, next *pipeWord) *ast.Flag {
 	text := string(w.text)
-	fl := &ast.Flag{Loc: ast.Loc{Range: pp.rng(w.start, w.end)}}
+	fl := &ast.Flag{Loc: ast.Loc{Span: pp.rng(w.start, w.end)}}
 	nameEnd := len(text)
 	if eq := strings.IndexByte(text, '='); eq >= 0 {
 		nameEnd = eq
 		fl.Eq = true
-		fl.Value = &ast.Word{Loc: ast.Loc{Range: pp.rng(w.to[eq], w.end)}, Text: text[eq+1:]}
+		fl.Value = &ast.Word{Loc: ast.Loc{Span: pp.rng(w.to[eq], w.end)}, Text: text[eq+1:]}
 	} else if next != nil {
 		fl.Value = pp.word(next)
-		fl.Range = pp.rng(w.start, next.end)
+		fl.Span = pp.rng(w.start, next.end)
 	}
 	fl.Name = text[2:nameEnd]
 	if nameEnd > 2 {
-		fl.NameRange = pp.rng(w.from[2], w.to[nameEnd-1])
+		fl.NameSpan = pp.rng(w.from[2], w.to[nameEnd-1])
 	} else {
-		fl.NameRange = pp.rng(w.to[1], w.to[1])
+		fl.NameSpan = pp.rng(w.to[1], w.to[1])
 	}
 	return fl
 }

@@ -60,9 +60,9 @@ func pipeSpans(f *source.File, p *ast.Pipeline) []string {
 		if n == ast.Node(p) {
 			continue
 		}
-		out = append(out, f.Text(n.Span()))
+		out = append(out, f.TextOf(ast.SpanOf(n)))
 		if fl, ok := n.(*ast.Flag); ok {
-			out = append(out, "name:"+f.Text(fl.NameRange))
+			out = append(out, "name:"+f.TextOf(fl.NameSpan))
 		}
 	}
 	return out
@@ -80,9 +80,9 @@ func pipeCheck(t *testing.T, f *source.File, p *ast.Pipeline, src string) {
 		t.Errorf("Refs is set; the caller fills it")
 	}
 	if p.Err != nil {
-		embedCheckRange(t, p.Err, p.Err.Range, len(src))
-		if !p.Scalar.Range.Covers(p.Err.Range) {
-			t.Errorf("error range %v outside the scalar", p.Err.Range)
+		embedCheckRange(t, p.Err, p.Err.Span, len(src))
+		if !p.Scalar.Span.Covers(p.Err.Span) {
+			t.Errorf("error range %v outside the scalar", p.Err.Span)
 		}
 		return
 	}
@@ -101,7 +101,7 @@ func pipeCheck(t *testing.T, f *source.File, p *ast.Pipeline, src string) {
 // and that a plain word is spelled by its text.
 func pipeCheckStage(t *testing.T, f *source.File, st *ast.Stage) {
 	t.Helper()
-	text := f.Text(st.Span())
+	text := f.TextOf(ast.SpanOf(st))
 	if lo, hi := condTrimBounds(text, 0, len(text)); text == "" || lo != 0 || hi != len(text) {
 		t.Errorf("stage %q is empty or not trimmed", text)
 	}
@@ -120,7 +120,7 @@ func pipeCheckStage(t *testing.T, f *source.File, st *ast.Stage) {
 // backslashes is spelled by its text, and that any word has a source text.
 func pipeCheckPlainWord(t *testing.T, f *source.File, w *ast.Word) {
 	t.Helper()
-	got := f.Text(w.Span())
+	got := f.TextOf(ast.SpanOf(w))
 	if got == "" {
 		t.Errorf("word %q has an empty range", w.Text)
 	}
@@ -132,21 +132,21 @@ func pipeCheckPlainWord(t *testing.T, f *source.File, w *ast.Word) {
 // pipeCheckFlag checks a flag's name and value ranges.
 func pipeCheckFlag(t *testing.T, f *source.File, fl *ast.Flag) {
 	t.Helper()
-	if !fl.Span().Covers(fl.NameRange) {
-		t.Errorf("flag --%s: name range %v outside the flag %v", fl.Name, fl.NameRange, fl.Span())
+	if !ast.SpanOf(fl).Covers(fl.NameSpan) {
+		t.Errorf("flag --%s: name range %v outside the flag %v", fl.Name, fl.NameSpan, ast.SpanOf(fl))
 	}
 	if fl.Value != nil && fl.Value.End() != fl.End() {
 		t.Errorf("flag --%s does not end with its value", fl.Name)
 	}
-	word := f.Text(fl.Span())
+	word := f.TextOf(ast.SpanOf(fl))
 	if strings.ContainsAny(word, `'"\`) {
 		return
 	}
-	if got := f.Text(fl.NameRange); got != fl.Name {
+	if got := f.TextOf(fl.NameSpan); got != fl.Name {
 		t.Errorf("flag name spelled %q, want %q", got, fl.Name)
 	}
-	if fl.Eq && f.Text(fl.Value.Span()) != fl.Value.Text {
-		t.Errorf("flag value spelled %q, want %q", f.Text(fl.Value.Span()), fl.Value.Text)
+	if fl.Eq && f.TextOf(ast.SpanOf(fl.Value)) != fl.Value.Text {
+		t.Errorf("flag value spelled %q, want %q", f.TextOf(ast.SpanOf(fl.Value)), fl.Value.Text)
 	}
 }
 
@@ -216,7 +216,7 @@ func TestParsePipeline(t *testing.T) {
 			if got := pipeDump(p); got != tt.want {
 				t.Errorf("%q\ngot  %s\nwant %s", tt.src, got, tt.want)
 			}
-			if p.Scalar != s || p.Range != s.Range {
+			if p.Scalar != s || p.Span != s.Span {
 				t.Errorf("pipeline does not carry its scalar and range")
 			}
 			pipeCheck(t, f, p, tt.src)
@@ -305,8 +305,8 @@ func TestParsePipelineErrors(t *testing.T) {
 			if p.Err.Msg != tt.msg {
 				t.Errorf("message %q, want %q", p.Err.Msg, tt.msg)
 			}
-			if r := p.Err.Range; r.Start.Offset != i || r.End.Offset != j {
-				t.Errorf("error at [%d,%d) %q, want [%d,%d) %q", r.Start.Offset, r.End.Offset, f.Text(r), i, j, src[i:j])
+			if r := p.Err.Span; r.Start != i || r.End != j {
+				t.Errorf("error at [%d,%d) %q, want [%d,%d) %q", r.Start, r.End, f.TextOf(r), i, j, src[i:j])
 			}
 		})
 	}
@@ -317,7 +317,7 @@ func TestParsePipelineEmpty(t *testing.T) {
 	for _, src := range []string{"", "   ", "\t\n\r ", "\u00a0"} {
 		f, s := condTestScalar(src)
 		p := parsePipeline(f, s)
-		if p.Err == nil || p.Err.Msg != "Empty pipeline" || p.Err.Range != s.Range || p.Stages != nil {
+		if p.Err == nil || p.Err.Msg != "Empty pipeline" || p.Err.Span != s.Span || p.Stages != nil {
 			t.Errorf("%q: got %s, want Empty pipeline over the scalar", src, pipeDump(p))
 		}
 	}
@@ -340,13 +340,13 @@ func TestParsePipelineMapped(t *testing.T) {
 			t.Fatalf("got %s, want %s", got, want)
 		}
 		st := p.Stages[0]
-		embedWantText(t, f, "stage", st.Span(), `exec echo \"a|b\" --x=\u0031`)
-		embedWantText(t, f, "word", st.Args[1].Span(), `\"a|b\"`)
+		embedWantText(t, f, "stage", ast.SpanOf(st), `exec echo \"a|b\" --x=\u0031`)
+		embedWantText(t, f, "word", ast.SpanOf(st.Args[1]), `\"a|b\"`)
 		fl := st.Args[2].(*ast.Flag)
-		embedWantText(t, f, "flag", fl.Span(), `--x=\u0031`)
-		embedWantText(t, f, "flag name", fl.NameRange, "x")
-		embedWantText(t, f, "flag value", fl.Value.Span(), `\u0031`)
-		embedWantText(t, f, "second stage", p.Stages[1].Span(), "json")
+		embedWantText(t, f, "flag", ast.SpanOf(fl), `--x=\u0031`)
+		embedWantText(t, f, "flag name", fl.NameSpan, "x")
+		embedWantText(t, f, "flag value", ast.SpanOf(fl.Value), `\u0031`)
+		embedWantText(t, f, "second stage", ast.SpanOf(p.Stages[1]), "json")
 		embedCheckTree(t, p, len(file))
 	})
 	t.Run("literal block", func(t *testing.T) {
@@ -358,7 +358,7 @@ func TestParsePipelineMapped(t *testing.T) {
 		if got, want := pipeDump(p), `["exec" "echo" "hi"] ["json"]`; got != want {
 			t.Fatalf("got %s, want %s", got, want)
 		}
-		if pos := p.Stages[1].Pos(); pos.Line != 3 || pos.Col != 5 {
+		if pos := f.Pos(p.Stages[1].Pos()); pos.Line != 3 || pos.Col != 5 {
 			t.Errorf("second stage at %v, want 3:5", pos)
 		}
 		embedCheckTree(t, p, len(file))
@@ -372,7 +372,7 @@ func TestParsePipelineMapped(t *testing.T) {
 		if p.Err == nil || p.Err.Msg != "Unclosed quote" {
 			t.Fatalf("got %s, want Unclosed quote", pipeDump(p))
 		}
-		embedWantText(t, f, "error", p.Err.Range, `\"b c`)
+		embedWantText(t, f, "error", p.Err.Span, `\"b c`)
 	})
 	t.Run("empty stage", func(t *testing.T) {
 		file := `pipeline: "a \u007c | b"`
@@ -383,9 +383,9 @@ func TestParsePipelineMapped(t *testing.T) {
 		if p.Err == nil || p.Err.Msg != "Empty command stage" {
 			t.Fatalf("got %s, want Empty command stage", pipeDump(p))
 		}
-		embedWantText(t, f, "error", p.Err.Range, "|")
-		if p.Err.Range.Start.Offset != len(`pipeline: "a \u007c `) {
-			t.Errorf("error at %v, want the second bar", p.Err.Range)
+		embedWantText(t, f, "error", p.Err.Span, "|")
+		if p.Err.Span.Start != len(`pipeline: "a \u007c `) {
+			t.Errorf("error at %v, want the second bar", p.Err.Span)
 		}
 	})
 }

@@ -94,9 +94,9 @@ func refAt(f *source.File, s *ast.Scalar, i int) (ast.Ref, int) {
 	rg := newSpanRanger(f, s, i, end)
 	blk := &stepRefBlock{}
 	ref := &blk.ref
-	ref.Loc = ast.Loc{Range: rg.rng(i, end)}
+	ref.Loc = ast.Loc{Span: rg.rng(i, end)}
 	ref.ID = text[i+1 : idEnd]
-	ref.IDRange = rg.rng(i+1, idEnd)
+	ref.IDSpan = rg.rng(i+1, idEnd)
 	if n <= len(blk.ids) {
 		ref.Path = refFillPath(&rg, idEnd, end, blk.ids[:n], blk.ptrs[:0:n])
 	} else {
@@ -125,9 +125,9 @@ func refBracedAt(f *source.File, s *ast.Scalar, i int) (ast.Ref, int) {
 	if text[idEnd] == '}' {
 		rg := newSpanRanger(f, s, i, idEnd+1)
 		ref := &ast.ArgRef{
-			Loc:       ast.Loc{Range: rg.rng(i, idEnd+1)},
-			Name:      text[idStart:idEnd],
-			NameRange: rg.rng(idStart, idEnd),
+			Loc:      ast.Loc{Span: rg.rng(i, idEnd+1)},
+			Name:     text[idStart:idEnd],
+			NameSpan: rg.rng(idStart, idEnd),
 		}
 		return ref, idEnd + 1
 	}
@@ -140,10 +140,10 @@ func refBracedAt(f *source.File, s *ast.Scalar, i int) (ast.Ref, int) {
 	}
 	rg := newSpanRanger(f, s, i, pathEnd+1)
 	ref := &ast.BracedRef{
-		Loc:     ast.Loc{Range: rg.rng(i, pathEnd+1)},
-		ID:      text[idStart:idEnd],
-		IDRange: rg.rng(idStart, idEnd),
-		Path:    refFillPath(&rg, idEnd, pathEnd, make([]ast.Ident, n), make([]*ast.Ident, 0, n)),
+		Loc:    ast.Loc{Span: rg.rng(i, pathEnd+1)},
+		ID:     text[idStart:idEnd],
+		IDSpan: rg.rng(idStart, idEnd),
+		Path:   refFillPath(&rg, idEnd, pathEnd, make([]ast.Ident, n), make([]*ast.Ident, 0, n)),
 	}
 	return ref, pathEnd + 1
 }
@@ -179,7 +179,7 @@ func refFillPath(rg *spanRanger, i, end int, store []ast.Ident, path []*ast.Iden
 			j += start
 		}
 		id := &store[k]
-		id.Loc = ast.Loc{Range: rg.rng(start, j)}
+		id.Loc = ast.Loc{Span: rg.rng(start, j)}
 		id.Name = text[start:j]
 		path = append(path, id)
 		i = j
@@ -188,47 +188,38 @@ func refFillPath(rg *spanRanger, i, end int, store []ast.Ident, path []*ast.Iden
 }
 
 // spanRanger maps decoded ranges within one token [i, j) of a scalar's text
-// to source ranges. When the token lies inside one verbatim segment of the
-// map and holds no newline, which is the common case, every position is
-// computed from the token's start instead of searching the map and the line
-// table again.
+// to source spans. When the token lies inside one verbatim segment of the
+// map, which is the common case, every offset is computed from the token's
+// start instead of searching the map again.
 type spanRanger struct {
-	f    *source.File
 	s    *ast.Scalar
-	i    int        // decoded start of the token
-	base source.Pos // source position of decoded offset i, when fast
+	i    int // decoded start of the token
+	base int // source offset of decoded offset i, when fast
 	fast bool
 }
 
 // newSpanRanger prepares the ranges of the token [i, j).
 func newSpanRanger(f *source.File, s *ast.Scalar, i, j int) spanRanger {
-	rg := spanRanger{f: f, s: s, i: i}
+	rg := spanRanger{s: s, i: i}
 	if j > len(s.Text) {
 		return rg
 	}
 	src, ok := s.Map.VerbatimAt(i, j)
-	if !ok || src < 0 || src+j-i > len(f.Content) || strings.IndexByte(s.Text[i:j], '\n') >= 0 {
+	if !ok || src < 0 || src+j-i > len(f.Content) {
 		return rg
 	}
-	rg.base = f.Pos(src)
+	rg.base = src
 	rg.fast = true
 	return rg
 }
 
 // rng is the source range of the decoded range [a, b) of the token.
-func (rg *spanRanger) rng(a, b int) source.Range {
+func (rg *spanRanger) rng(a, b int) source.Span {
 	if !rg.fast {
-		return rg.s.Map.Range(rg.f, a, b)
+		return rg.s.Map.Span(a, b)
 	}
 	b = max(a, b)
-	return source.Range{Start: rg.pos(a), End: rg.pos(b)}
-}
-
-// pos is the source position of decoded offset a of the token, on the fast
-// path.
-func (rg *spanRanger) pos(a int) source.Pos {
-	d := a - rg.i
-	return source.Pos{Offset: rg.base.Offset + d, Line: rg.base.Line, Col: rg.base.Col + d}
+	return source.Span{Start: rg.base + a - rg.i, End: rg.base + b - rg.i}
 }
 
 // Byte classes of reference names, as bits of refClass.

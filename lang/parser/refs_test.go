@@ -15,7 +15,7 @@ import (
 func refsTestScalar(src string) (*source.File, *ast.Scalar) {
 	f := source.NewFile("t", []byte(src))
 	s := &ast.Scalar{Kind: ast.String, Text: src, Map: source.Verbatim(0, len(src))}
-	s.Range = f.Range(0, len(src))
+	s.Span = source.Span{Start: 0, End: len(src)}
 	return f, s
 }
 
@@ -41,7 +41,7 @@ func refsTestBlock(header, text string, indent int) (*source.File, *ast.Scalar) 
 	}
 	f := source.NewFile("t", []byte(src.String()))
 	s := &ast.Scalar{Kind: ast.String, Style: ast.LiteralBlock, Text: text, Map: m}
-	s.Range = f.Range(len(header)-2, len(src.String()))
+	s.Span = source.Span{Start: len(header) - 2, End: len(src.String())}
 	return f, s
 }
 
@@ -63,7 +63,7 @@ func refsTestEscaped(text string) (*source.File, *ast.Scalar) {
 	src.WriteString(`"`)
 	f := source.NewFile("t", []byte(src.String()))
 	s := &ast.Scalar{Kind: ast.String, Style: ast.DoubleQuoted, Text: text, Map: m}
-	s.Range = f.Range(5, len(src.String()))
+	s.Span = source.Span{Start: 5, End: len(src.String())}
 	return f, s
 }
 
@@ -99,57 +99,53 @@ func refDesc(r ast.Ref) string {
 // whole is set, the source text of the reference is its spelling.
 func checkRef(t testing.TB, f *source.File, r ast.Ref, whole bool) {
 	t.Helper()
-	rng := r.Span()
+	rng := ast.SpanOf(r)
 	checkRefRange(t, f, rng)
-	if whole && f.Text(rng) != refSpelling(r) {
-		t.Errorf("%s: source text %q", refDesc(r), f.Text(rng))
+	if whole && f.TextOf(rng) != refSpelling(r) {
+		t.Errorf("%s: source text %q", refDesc(r), f.TextOf(rng))
 	}
-	part := func(what string, pr source.Range, want string) {
+	part := func(what string, pr source.Span, want string) {
 		t.Helper()
 		checkRefRange(t, f, pr)
 		if !rng.Covers(pr) {
 			t.Errorf("%s: %s range %v outside %v", refDesc(r), what, pr, rng)
 		}
-		if got := f.Text(pr); got != want {
+		if got := f.TextOf(pr); got != want {
 			t.Errorf("%s: %s source text %q, want %q", refDesc(r), what, got, want)
 		}
 	}
-	path := func(prev source.Range, p []*ast.Ident) {
+	path := func(prev source.Span, p []*ast.Ident) {
 		t.Helper()
 		if len(p) == 0 {
 			t.Errorf("%s: empty path", refDesc(r))
 		}
 		for _, id := range p {
-			part("path", id.Range, id.Name)
-			if id.Range.Start.Offset <= prev.Start.Offset {
+			part("path", id.Span, id.Name)
+			if id.Span.Start <= prev.Start {
 				t.Errorf("%s: path segment %q out of order", refDesc(r), id.Name)
 			}
-			prev = id.Range
+			prev = id.Span
 		}
 	}
 	switch r := r.(type) {
 	case *ast.StepRef:
-		part("id", r.IDRange, r.ID)
-		path(r.IDRange, r.Path)
+		part("id", r.IDSpan, r.ID)
+		path(r.IDSpan, r.Path)
 	case *ast.ArgRef:
-		part("name", r.NameRange, r.Name)
+		part("name", r.NameSpan, r.Name)
 	case *ast.BracedRef:
-		part("id", r.IDRange, r.ID)
-		path(r.IDRange, r.Path)
+		part("id", r.IDSpan, r.ID)
+		path(r.IDSpan, r.Path)
 	default:
 		t.Errorf("unexpected ref type %T", r)
 	}
 }
 
 // checkRefRange checks that a range is valid and inside the file.
-func checkRefRange(t testing.TB, f *source.File, r source.Range) {
+func checkRefRange(t testing.TB, f *source.File, r source.Span) {
 	t.Helper()
-	if !r.IsValid() || r.Start.Offset < 0 || r.End.Offset < r.Start.Offset || r.End.Offset > len(f.Content) {
-		t.Errorf("bad range %v (offsets %d-%d, file %d bytes)", r, r.Start.Offset, r.End.Offset, len(f.Content))
-		return
-	}
-	if r.Start != f.Pos(r.Start.Offset) || r.End != f.Pos(r.End.Offset) {
-		t.Errorf("range %v has wrong lines or columns for offsets %d-%d", r, r.Start.Offset, r.End.Offset)
+	if r.Start < 0 || r.End < r.Start || r.End > len(f.Content) {
+		t.Errorf("bad range %v (offsets %d-%d, file %d bytes)", r, r.Start, r.End, len(f.Content))
 	}
 }
 
@@ -221,15 +217,15 @@ func TestScanRefsNodeDetails(t *testing.T) {
 	if !ok || sr.ID != "a" || len(sr.Path) != 3 || sr.Path[2].Name != "0" {
 		t.Fatalf("bad step ref %#v", refs[0])
 	}
-	if sr.Range.Start.Offset != 3 || sr.Range.End.Offset != 18 || sr.IDRange.Start.Offset != 4 || sr.Range.Start.Col != 4 {
-		t.Errorf("step ref ranges %v %v", sr.Range, sr.IDRange)
+	if sr.Span.Start != 3 || sr.Span.End != 18 || sr.IDSpan.Start != 4 || f.Pos(sr.Span.Start).Col != 4 {
+		t.Errorf("step ref ranges %v %v", sr.Span, sr.IDSpan)
 	}
 	ar, ok := refs[1].(*ast.ArgRef)
-	if !ok || ar.Name != "arg" || f.Text(ar.NameRange) != "arg" || f.Text(ar.Range) != "${arg}" {
+	if !ok || ar.Name != "arg" || f.TextOf(ar.NameSpan) != "arg" || f.TextOf(ar.Span) != "${arg}" {
 		t.Errorf("bad arg ref %#v", refs[1])
 	}
 	br, ok := refs[2].(*ast.BracedRef)
-	if !ok || br.ID != "s" || len(br.Path) != 2 || br.Path[0].Name != "x-y" || f.Text(br.Range) != "${s.x-y.z}" {
+	if !ok || br.ID != "s" || len(br.Path) != 2 || br.Path[0].Name != "x-y" || f.TextOf(br.Span) != "${s.x-y.z}" {
 		t.Errorf("bad braced ref %#v", refs[2])
 	}
 }
@@ -272,7 +268,7 @@ func TestScanRefsLiteralBlock(t *testing.T) {
 		if got := refDesc(r); got != w.desc {
 			t.Errorf("ref %d = %s, want %s", i, got, w.desc)
 		}
-		if p := r.Pos(); p.Line != w.line || p.Col != w.col {
+		if p := f.Pos(r.Pos()); p.Line != w.line || p.Col != w.col {
 			t.Errorf("%s at %v, want %d:%d", w.desc, p, w.line, w.col)
 		}
 	}
@@ -287,7 +283,7 @@ func TestScanRefsEscapedDollar(t *testing.T) {
 	}
 	for i, r := range refs {
 		checkRef(t, f, r, false)
-		if got := f.Text(r.Span()); got != want[i] {
+		if got := f.TextOf(ast.SpanOf(r)); got != want[i] {
 			t.Errorf("ref %d source text %q, want %q", i, got, want[i])
 		}
 	}
@@ -296,7 +292,7 @@ func TestScanRefsEscapedDollar(t *testing.T) {
 func TestParseTemplate(t *testing.T) {
 	f, s := refsTestScalar("${dir}/$build.json.out")
 	tpl := parseTemplate(f, s)
-	if tpl.Scalar != s || tpl.Range != s.Range {
+	if tpl.Scalar != s || tpl.Span != s.Span {
 		t.Errorf("template does not wrap its scalar: %#v", tpl)
 	}
 	if len(tpl.Refs) != 2 || refDesc(tpl.Refs[0]) != "ArgRef ${dir}" || refDesc(tpl.Refs[1]) != "StepRef $build.json.out" {
@@ -327,8 +323,8 @@ func checkRefsAgainstRegexp(t testing.TB, text string) {
 	}
 	for i, r := range refs {
 		checkRef(t, f, r, true)
-		if r.Pos().Offset != want[i][0] || r.End().Offset != want[i][1] {
-			t.Errorf("scanRefs(%q): ref %d at %d-%d, regexp at %v", text, i, r.Pos().Offset, r.End().Offset, want[i])
+		if r.Pos() != want[i][0] || r.End() != want[i][1] {
+			t.Errorf("scanRefs(%q): ref %d at %d-%d, regexp at %v", text, i, r.Pos(), r.End(), want[i])
 		}
 	}
 }
@@ -362,8 +358,8 @@ func FuzzScanRefs(f *testing.F) {
 		ef, es := refsTestEscaped(text)
 		for _, r := range scanRefs(ef, es) {
 			checkRef(t, ef, r, false)
-			if !strings.HasPrefix(ef.Text(r.Span()), `\u0024`) {
-				t.Errorf("escaped ref %s spelled %q", refDesc(r), ef.Text(r.Span()))
+			if !strings.HasPrefix(ef.TextOf(ast.SpanOf(r)), `\u0024`) {
+				t.Errorf("escaped ref %s spelled %q", refDesc(r), ef.TextOf(ast.SpanOf(r)))
 			}
 		}
 	})

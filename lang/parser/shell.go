@@ -26,7 +26,7 @@ import (
 // *ast.ShellVar:
 //
 //   - Name is the parameter: a variable name, a positional parameter ("1",
-//     "10") or a special one ("@", "#", "?", "$"…). NameRange covers it.
+//     "10") or a special one ("@", "#", "?", "$"…). NameSpan covers it.
 //   - Braced is true for ${…}. Range covers the whole expansion, "$NAME" or
 //     "${…}".
 //   - Op is the operator after the name: ":-", "-", ":=", "=", ":?", "?",
@@ -37,7 +37,7 @@ import (
 //     operators.
 //   - A bare name inside an arithmetic expansion, N in $((N+1)), reads the
 //     variable N without a '$'. It is reported too, with Op "arith", Braced
-//     false and Range equal to NameRange, so that checks of variable reads
+//     false and Range equal to NameSpan, so that checks of variable reads
 //     (such as nonexistent-lobster-env) see it. Callers that want only '$'
 //     expansions skip Op "arith".
 //
@@ -180,7 +180,7 @@ func shellSyntaxError(f *source.File, s *ast.Scalar, err error) *ast.SyntaxError
 		_, w := utf8.DecodeRuneInString(text[o:])
 		end = o + max(w, 1)
 	}
-	return &ast.SyntaxError{Range: s.Map.Range(f, o, end), Msg: msg}
+	return &ast.SyntaxError{Span: s.Map.Span(o, end), Msg: msg}
 }
 
 // walkNode appends to sc.toks a shellTok for every parameter expansion of
@@ -308,9 +308,9 @@ func shellVars(f *source.File, s *ast.Scalar, toks []shellTok, spans []refSpan) 
 		}
 		rg := newSpanRanger(f, s, t.start, t.end)
 		v := &store[len(vars)]
-		v.Loc = ast.Loc{Range: rg.rng(t.start, t.end)}
+		v.Loc = ast.Loc{Span: rg.rng(t.start, t.end)}
 		v.Name = s.Text[t.nameStart:t.nameEnd]
-		v.NameRange = rg.rng(t.nameStart, t.nameEnd)
+		v.NameSpan = rg.rng(t.nameStart, t.nameEnd)
 		v.Braced = t.braced
 		v.Op = t.op
 		vars = append(vars, v)

@@ -12,7 +12,7 @@ import (
 // shellVarDesc describes a shell variable for table tests: the source text
 // of its range, its name and its operator.
 func shellVarDesc(f *source.File, v *ast.ShellVar) string {
-	s := f.Text(v.Range) + " " + v.Name
+	s := f.TextOf(v.Span) + " " + v.Name
 	if v.Op != "" {
 		s += " " + v.Op
 	}
@@ -25,7 +25,7 @@ func shellVarDesc(f *source.File, v *ast.ShellVar) string {
 // references and variables that do not overlap.
 func checkShell(t testing.TB, f *source.File, s *ast.Scalar, sh *ast.Shell) {
 	t.Helper()
-	if sh.Scalar != s || sh.Range != s.Range {
+	if sh.Scalar != s || sh.Span != s.Span {
 		t.Errorf("shell does not wrap its scalar")
 	}
 	for _, r := range sh.Refs {
@@ -33,18 +33,18 @@ func checkShell(t testing.TB, f *source.File, s *ast.Scalar, sh *ast.Shell) {
 	}
 	prev := -1
 	for _, v := range sh.Vars {
-		checkRefRange(t, f, v.Range)
-		checkRefRange(t, f, v.NameRange)
-		if !v.Range.Covers(v.NameRange) {
-			t.Errorf("var %s: name %v outside %v", v.Name, v.NameRange, v.Range)
+		checkRefRange(t, f, v.Span)
+		checkRefRange(t, f, v.NameSpan)
+		if !v.Span.Covers(v.NameSpan) {
+			t.Errorf("var %s: name %v outside %v", v.Name, v.NameSpan, v.Span)
 		}
-		if got := f.Text(v.NameRange); got != v.Name {
+		if got := f.TextOf(v.NameSpan); got != v.Name {
 			t.Errorf("var %s: name source text %q", v.Name, got)
 		}
 		if v.Name == "" {
-			t.Errorf("empty var name at %v", v.Range)
+			t.Errorf("empty var name at %v", v.Span)
 		}
-		text := f.Text(v.Range)
+		text := f.TextOf(v.Span)
 		if v.Op == "arith" {
 			if text != v.Name || v.Braced {
 				t.Errorf("arithmetic var %s spelled %q", v.Name, text)
@@ -55,18 +55,18 @@ func checkShell(t testing.TB, f *source.File, s *ast.Scalar, sh *ast.Shell) {
 			v.Braced != (strings.HasPrefix(text, "${") || strings.HasPrefix(text, `\u0024{`)) {
 			t.Errorf("var %s spelled %q (braced %v)", v.Name, text, v.Braced)
 		}
-		if v.Pos().Offset < prev {
+		if v.Pos() < prev {
 			t.Errorf("var %s out of order", v.Name)
 		}
-		prev = v.Pos().Offset
+		prev = v.Pos()
 		for _, r := range sh.Refs {
-			if r.Span().Contains(v.NameRange.Start.Offset) {
+			if ast.SpanOf(r).Contains(v.NameSpan.Start) {
 				t.Errorf("var %s starts inside ref %s", v.Name, refDesc(r))
 			}
 		}
 	}
 	if sh.Err != nil {
-		checkRefRange(t, f, sh.Err.Range)
+		checkRefRange(t, f, sh.Err.Span)
 		if sh.Err.Msg == "" {
 			t.Errorf("empty syntax error message")
 		}
@@ -183,10 +183,10 @@ func TestParseShellErrorPosition(t *testing.T) {
 	if sh.Err == nil {
 		t.Fatal("no syntax error")
 	}
-	if got := f.Text(sh.Err.Range); got != `"` || sh.Err.Range.Start.Line != 3 || sh.Err.Range.Start.Col != 10 {
-		t.Errorf("error at %v %q, want the opening quote at 3:10", sh.Err.Range, got)
+	if got := f.TextOf(sh.Err.Span); got != `"` || f.Pos(sh.Err.Span.Start).Line != 3 || f.Pos(sh.Err.Span.Start).Col != 10 {
+		t.Errorf("error at %v %q, want the opening quote at 3:10", sh.Err.Span, got)
 	}
-	if len(sh.Vars) != 1 || sh.Vars[0].Name != "LOBSTER_ARG_X" || f.Text(sh.Vars[0].Range) != "$LOBSTER_ARG_X" {
+	if len(sh.Vars) != 1 || sh.Vars[0].Name != "LOBSTER_ARG_X" || f.TextOf(sh.Vars[0].Span) != "$LOBSTER_ARG_X" {
 		t.Errorf("vars %v", sh.Vars)
 	}
 }
@@ -211,9 +211,9 @@ func TestParseShellLiteralBlock(t *testing.T) {
 		switch n := n.(type) {
 		case ast.Ref:
 			checkRef(t, f, n, true)
-			got = append(got, at{refDesc(n), n.Pos().Line, n.Pos().Col})
+			got = append(got, at{refDesc(n), f.Pos(n.Pos()).Line, f.Pos(n.Pos()).Col})
 		case *ast.ShellVar:
-			got = append(got, at{shellVarDesc(f, n), n.Pos().Line, n.Pos().Col})
+			got = append(got, at{shellVarDesc(f, n), f.Pos(n.Pos()).Line, f.Pos(n.Pos()).Col})
 		}
 	}
 	want := []at{
@@ -232,12 +232,12 @@ func TestParseShellEscapedDollar(t *testing.T) {
 	f, s := refsTestEscaped(`echo $a.json "$HOME" ${B:-x}`)
 	sh := parseShell(f, s)
 	checkShell(t, f, s, sh)
-	if len(sh.Refs) != 1 || f.Text(sh.Refs[0].Span()) != `\u0024a.json` {
+	if len(sh.Refs) != 1 || f.TextOf(ast.SpanOf(sh.Refs[0])) != `\u0024a.json` {
 		t.Errorf("refs %v", sh.Refs)
 	}
 	var got []string
 	for _, v := range sh.Vars {
-		got = append(got, f.Text(v.Range))
+		got = append(got, f.TextOf(v.Span))
 	}
 	if want := []string{`\u0024HOME`, `\u0024{B:-x}`}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("vars spelled %q, want %q", got, want)
@@ -346,8 +346,8 @@ func FuzzParseShell(f *testing.F) {
 			checkRef(t, vf, r, true)
 		}
 		for _, v := range sh.Vars {
-			if v.Range.End.Offset > len(text) || vf.Text(v.Range) != text[v.Range.Start.Offset:v.Range.End.Offset] {
-				t.Errorf("var %s: range %v does not match the decoded text", v.Name, v.Range)
+			if v.Span.End > len(text) || vf.TextOf(v.Span) != text[v.Span.Start:v.Span.End] {
+				t.Errorf("var %s: range %v does not match the decoded text", v.Name, v.Span)
 			}
 		}
 		if strings.Contains(text, "\r") {

@@ -20,11 +20,16 @@ import (
 // truthy in JavaScript counts as an execution field or a gate.
 
 // report adds an error diagnostic.
-func (b *builder) report(code string, rng source.Range, related []source.Related, format string, args ...any) {
+func (b *builder) report(code string, sp source.Span, related []source.Related, format string, args ...any) {
 	b.diags = append(b.diags, source.Diagnostic{
-		File: b.file.Name, Range: rng, Severity: source.Error, Code: code,
+		File: b.file.Name, Range: b.file.RangeOf(sp), Severity: source.Error, Code: code,
 		Message: fmt.Sprintf(format, args...), Related: related,
 	})
+}
+
+// related is one related location in the file.
+func (b *builder) related(sp source.Span, msg string) []source.Related {
+	return []source.Related{{File: b.file.Name, Range: b.file.RangeOf(sp), Message: msg}}
 }
 
 // scalarOf returns the scalar under a scalar-like node.
@@ -97,7 +102,7 @@ func fieldValue(f *ast.Field) ast.Value {
 
 // describe formats a value for a message: its source text when short.
 func (b *builder) describe(v ast.Value) string {
-	text := strings.TrimSpace(b.file.Text(v.Span()))
+	text := strings.TrimSpace(b.file.TextOf(ast.SpanOf(v)))
 	if len(text) > 40 || strings.Contains(text, "\n") || text == "" {
 		return "a " + kindOf(v)
 	}
@@ -179,10 +184,10 @@ func jsNumber(v ast.Value) float64 {
 // validate reports the load-time rules over the whole workflow.
 func (b *builder) validate(doc ast.Value, w *ast.Workflow) {
 	if w == nil {
-		rng := b.file.Range(0, 0)
+		rng := source.Span{}
 		got := "an empty file"
 		if doc != nil {
-			rng = firstLine(b.file, doc.Span())
+			rng = firstLine(b.file, ast.SpanOf(doc))
 			got = "a " + kindOf(doc)
 		}
 		b.report("not-a-workflow", rng, nil, "a workflow file must be a JSON/YAML object (a mapping with a \"steps\" list), got %s (the reference says \"Workflow file must be a JSON/YAML object\")", got)
@@ -191,37 +196,37 @@ func (b *builder) validate(doc ast.Value, w *ast.Workflow) {
 	steps, _ := fieldValue(w.Steps).(*ast.StepList)
 	switch {
 	case w.Steps == nil:
-		rng := firstLine(b.file, w.Range)
+		rng := firstLine(b.file, w.Span)
 		if len(w.Fields) > 0 {
-			rng = w.Fields[0].Key.Range
+			rng = w.Fields[0].Key.Span
 		}
 		b.report("not-a-workflow", rng, nil, "the workflow has no \"steps\" list (the reference says \"Workflow file requires a non-empty steps array\")")
 	case steps == nil:
-		b.report("not-a-workflow", w.Steps.Value.Span(), nil, "\"steps\" must be a non-empty list of steps, got %s (the reference says \"Workflow file requires a non-empty steps array\")", b.describe(w.Steps.Value))
+		b.report("not-a-workflow", ast.SpanOf(w.Steps.Value), nil, "\"steps\" must be a non-empty list of steps, got %s (the reference says \"Workflow file requires a non-empty steps array\")", b.describe(w.Steps.Value))
 	case len(steps.Items) == 0:
-		b.report("not-a-workflow", w.Steps.Value.Span(), nil, "\"steps\" is empty (the reference says \"Workflow file requires a non-empty steps array\")")
+		b.report("not-a-workflow", ast.SpanOf(w.Steps.Value), nil, "\"steps\" is empty (the reference says \"Workflow file requires a non-empty steps array\")")
 	}
 	b.validateCostLimit(w.CostLimit)
 	if steps == nil {
 		return
 	}
-	ids := make(map[string]source.Range, 2*len(steps.Items))
+	ids := make(map[string]source.Span, 2*len(steps.Items))
 	for i, it := range steps.Items {
 		s, ok := it.(*ast.Step)
 		if !ok {
-			b.report("wrong-type", it.Span(), nil, "step %d must be a mapping, got %s (the reference says \"Workflow step must be an object\")", i+1, b.describe(it))
+			b.report("wrong-type", ast.SpanOf(it), nil, "step %d must be a mapping, got %s (the reference says \"Workflow step must be an object\")", i+1, b.describe(it))
 			continue
 		}
 		b.validateStep(s, i, ids)
 	}
 }
 
-func firstLine(f *source.File, r source.Range) source.Range {
-	end := f.LineStart(r.Start.Line+1) - 1
-	if end < r.Start.Offset || end > r.End.Offset {
-		end = r.End.Offset
+func firstLine(f *source.File, r source.Span) source.Span {
+	end := f.LineStart(f.Pos(r.Start).Line+1) - 1
+	if end < r.Start || end > r.End {
+		end = r.End
 	}
-	return f.Range(r.Start.Offset, end)
+	return source.Span{Start: r.Start, End: end}
 }
 
 func (b *builder) validateCostLimit(f *ast.Field) {
@@ -230,16 +235,16 @@ func (b *builder) validateCostLimit(f *ast.Field) {
 	}
 	c, ok := f.Value.(*ast.CostLimit)
 	if !ok {
-		b.report("wrong-type", f.Value.Span(), nil, "cost_limit must be a mapping like {max_usd: 5}, got %s (the reference says \"Workflow cost_limit must be an object\")", b.describe(f.Value))
+		b.report("wrong-type", ast.SpanOf(f.Value), nil, "cost_limit must be a mapping like {max_usd: 5}, got %s (the reference says \"Workflow cost_limit must be an object\")", b.describe(f.Value))
 		return
 	}
 	if c.MaxUSD == nil {
-		b.report("invalid-value", f.Key.Range, nil, "cost_limit needs max_usd (the reference says \"Workflow cost_limit.max_usd must be a non-negative number\")")
+		b.report("invalid-value", f.Key.Span, nil, "cost_limit needs max_usd (the reference says \"Workflow cost_limit.max_usd must be a non-negative number\")")
 	} else if n := jsNumber(c.MaxUSD.Value); math.IsNaN(n) || math.IsInf(n, 0) || n < 0 {
-		b.report("invalid-value", c.MaxUSD.Value.Span(), nil, "cost_limit.max_usd must be a non-negative number, got %s", b.describe(c.MaxUSD.Value))
+		b.report("invalid-value", ast.SpanOf(c.MaxUSD.Value), nil, "cost_limit.max_usd must be a non-negative number, got %s", b.describe(c.MaxUSD.Value))
 	}
 	if c.Action != nil && !stringIs(c.Action.Value, "warn", "stop") {
-		b.report("invalid-value", c.Action.Value.Span(), nil, "cost_limit.action must be \"warn\" or \"stop\", got %s", b.describe(c.Action.Value))
+		b.report("invalid-value", ast.SpanOf(c.Action.Value), nil, "cost_limit.action must be \"warn\" or \"stop\", got %s", b.describe(c.Action.Value))
 	}
 }
 
@@ -253,14 +258,14 @@ func stepName(s *ast.Step, index int) string {
 
 // anchorRange is where to report a problem of the step as a whole: its id
 // value, or its first key.
-func anchorRange(s *ast.Step) source.Range {
+func anchorRange(s *ast.Step) source.Span {
 	if s.ID != nil {
-		return s.ID.Value.Span()
+		return ast.SpanOf(s.ID.Value)
 	}
 	if len(s.Fields) > 0 {
-		return s.Fields[0].Key.Range
+		return s.Fields[0].Key.Span
 	}
-	return s.Range
+	return s.Span
 }
 
 // validateID reports a missing or non-string id and returns the id text.
@@ -276,12 +281,12 @@ func (b *builder) validateID(s *ast.Step, index int, refMsg string) string {
 	} else if name := s.Lookup("name"); name != nil {
 		if ns, ok := asString(name.Value); ok && isRefID(ns.Text) {
 			msg += fmt.Sprintf("; did you mean \"id: %s\"?", ns.Text)
-			fixes = []source.Fix{{Message: "Rename \"name\" to \"id\"", Edits: []source.Edit{{Range: name.Key.Range, NewText: "id"}}}}
+			fixes = []source.Fix{{Message: "Rename \"name\" to \"id\"", Edits: []source.Edit{{Range: b.file.RangeOf(name.Key.Span), NewText: "id"}}}}
 		}
 	}
 	rng := anchorRange(s)
 	b.diags = append(b.diags, source.Diagnostic{
-		File: b.file.Name, Range: rng, Severity: source.Error, Code: "missing-id",
+		File: b.file.Name, Range: b.file.RangeOf(rng), Severity: source.Error, Code: "missing-id",
 		Message: msg + " (the reference says \"" + refMsg + "\")", Fixes: fixes,
 	})
 	return ""
@@ -302,12 +307,12 @@ func isRefID(id string) bool {
 }
 
 // duplicate reports id when it is already in ids, else records it.
-func (b *builder) duplicate(ids map[string]source.Range, id string, rng source.Range, format string, args ...any) {
+func (b *builder) duplicate(ids map[string]source.Span, id string, rng source.Span, format string, args ...any) {
 	if id == "" {
 		return
 	}
 	if first, dup := ids[id]; dup {
-		b.report("duplicate-id", rng, []source.Related{{File: b.file.Name, Range: first, Message: "first defined here"}}, format, args...)
+		b.report("duplicate-id", rng, b.related(first, "first defined here"), format, args...)
 		return
 	}
 	ids[id] = rng
@@ -315,7 +320,7 @@ func (b *builder) duplicate(ids map[string]source.Range, id string, rng source.R
 
 // validateStep checks a top-level step; ids is the namespace shared by
 // top-level steps and parallel branches.
-func (b *builder) validateStep(s *ast.Step, index int, ids map[string]source.Range) {
+func (b *builder) validateStep(s *ast.Step, index int, ids map[string]source.Span) {
 	id := b.validateID(s, index, "Workflow step requires an id")
 	name := stepName(s, index)
 	b.validateWorkflowField(s, name)
@@ -325,7 +330,7 @@ func (b *builder) validateStep(s *ast.Step, index int, ids map[string]source.Ran
 	b.validateGates(s, name)
 	b.validatePolicies(s, name)
 	if id != "" {
-		b.duplicate(ids, id, s.ID.Value.Span(), "duplicate id %q: step ids and parallel branch ids share one namespace (the reference says \"Duplicate workflow step id: %s\")", id, id)
+		b.duplicate(ids, id, ast.SpanOf(s.ID.Value), "duplicate id %q: step ids and parallel branch ids share one namespace (the reference says \"Duplicate workflow step id: %s\")", id, id)
 	}
 	for _, br := range branchIDs {
 		if _, dup := ids[br.id]; !dup {
@@ -337,65 +342,65 @@ func (b *builder) validateStep(s *ast.Step, index int, ids map[string]source.Ran
 func (b *builder) validateWorkflowField(s *ast.Step, name string) {
 	if s.Workflow != nil {
 		if sc := scalarOf(s.Workflow.Value); sc == nil || sc.Kind != ast.String {
-			b.report("wrong-type", s.Workflow.Value.Span(), nil, "%s: workflow must be a string (file path), got %s", name, b.describe(s.Workflow.Value))
+			b.report("wrong-type", ast.SpanOf(s.Workflow.Value), nil, "%s: workflow must be a string (file path), got %s", name, b.describe(s.Workflow.Value))
 		} else if strings.TrimSpace(sc.Text) == "" {
-			b.report("invalid-value", s.Workflow.Value.Span(), nil, "%s: workflow path cannot be blank", name)
+			b.report("invalid-value", ast.SpanOf(s.Workflow.Value), nil, "%s: workflow path cannot be blank", name)
 		}
 	}
 	if s.WorkflowArgs != nil {
 		if _, ok := s.WorkflowArgs.Value.(*ast.TemplateMap); !ok {
-			b.report("wrong-type", s.WorkflowArgs.Value.Span(), nil, "%s: workflow_args must be a plain object (a mapping), got %s", name, b.describe(s.WorkflowArgs.Value))
+			b.report("wrong-type", ast.SpanOf(s.WorkflowArgs.Value), nil, "%s: workflow_args must be a plain object (a mapping), got %s", name, b.describe(s.WorkflowArgs.Value))
 		}
 	}
 }
 
 type branchID struct {
 	id  string
-	rng source.Range
+	rng source.Span
 }
 
 // validateParallel checks a parallel block and returns its branch ids.
-func (b *builder) validateParallel(s *ast.Step, name, id string, ids map[string]source.Range) []branchID {
+func (b *builder) validateParallel(s *ast.Step, name, id string, ids map[string]source.Span) []branchID {
 	if s.Parallel == nil {
 		return nil
 	}
 	p, ok := s.Parallel.Value.(*ast.Parallel)
 	if !ok {
-		b.report("wrong-type", s.Parallel.Value.Span(), nil, "%s: parallel must be an object (a mapping with \"branches\"), got %s", name, b.describe(s.Parallel.Value))
+		b.report("wrong-type", ast.SpanOf(s.Parallel.Value), nil, "%s: parallel must be an object (a mapping with \"branches\"), got %s", name, b.describe(s.Parallel.Value))
 		return nil
 	}
 	branches, _ := fieldValue(p.Branches).(*ast.StepList)
 	if branches == nil || len(branches.Items) == 0 {
-		rng := s.Parallel.Key.Range
+		rng := s.Parallel.Key.Span
 		if p.Branches != nil {
-			rng = p.Branches.Value.Span()
+			rng = ast.SpanOf(p.Branches.Value)
 		}
 		b.report("invalid-value", rng, nil, "%s: parallel requires a non-empty branches array", name)
 	}
 	if p.Wait != nil && !stringIs(p.Wait.Value, "all", "any") {
-		b.report("invalid-value", p.Wait.Value.Span(), nil, "%s: parallel wait must be \"all\" or \"any\", got %s", name, b.describe(p.Wait.Value))
+		b.report("invalid-value", ast.SpanOf(p.Wait.Value), nil, "%s: parallel wait must be \"all\" or \"any\", got %s", name, b.describe(p.Wait.Value))
 	}
 	if p.TimeoutMs != nil && !isPositiveInt(p.TimeoutMs.Value, 2147483647) {
-		b.report("invalid-value", p.TimeoutMs.Value.Span(), nil, "%s: parallel timeout_ms must be a positive integer between 1 and 2147483647, got %s", name, b.describe(p.TimeoutMs.Value))
+		b.report("invalid-value", ast.SpanOf(p.TimeoutMs.Value), nil, "%s: parallel timeout_ms must be a positive integer between 1 and 2147483647, got %s", name, b.describe(p.TimeoutMs.Value))
 	}
 	if branches == nil {
 		return nil
 	}
 	var out []branchID
-	local := map[string]source.Range{}
+	local := map[string]source.Span{}
 	for i, it := range branches.Items {
 		br, ok := it.(*ast.Step)
 		if !ok {
-			b.report("wrong-type", it.Span(), nil, "%s: parallel branches must be objects, got %s", name, b.describe(it))
+			b.report("wrong-type", ast.SpanOf(it), nil, "%s: parallel branches must be objects, got %s", name, b.describe(it))
 			continue
 		}
 		bid := b.validateID(br, i, "Workflow step "+id+" parallel branch requires an id")
 		bname := stepName(br, i)
 		if bid != "" {
-			rng := br.ID.Value.Span()
+			rng := ast.SpanOf(br.ID.Value)
 			switch {
 			case bid == id:
-				b.report("duplicate-id", rng, []source.Related{{File: b.file.Name, Range: s.ID.Value.Span(), Message: "the step's id"}}, "%s: parallel branch id cannot match the step id %q", name, id)
+				b.report("duplicate-id", rng, b.related(ast.SpanOf(s.ID.Value), "the step's id"), "%s: parallel branch id cannot match the step id %q", name, id)
 			case hasKey(local, bid):
 				b.duplicate(local, bid, rng, "%s: duplicate parallel branch id %q", name, bid)
 			case hasKey(ids, bid):
@@ -410,7 +415,7 @@ func (b *builder) validateParallel(s *ast.Step, name, id string, ids map[string]
 	return out
 }
 
-func hasKey(m map[string]source.Range, k string) bool {
+func hasKey(m map[string]source.Span, k string) bool {
 	_, ok := m[k]
 	return ok
 }
@@ -425,7 +430,7 @@ func (b *builder) validateShellFields(s *ast.Step, name string, trimmed bool) {
 		}
 	}
 	for _, f := range wrong {
-		b.report("wrong-type", f.Value.Span(), nil, "%s: %s must be a string, got %s", name, f.Name(), b.describe(f.Value))
+		b.report("wrong-type", ast.SpanOf(f.Value), nil, "%s: %s must be a string, got %s", name, f.Name(), b.describe(f.Value))
 	}
 	counts := func(f *ast.Field) bool {
 		if f == nil || kindOf(f.Value) != "string" {
@@ -458,7 +463,7 @@ func (b *builder) validateShellFields(s *ast.Step, name string, trimmed bool) {
 	case len(present) == 0 && len(wrong) == 0:
 		b.report("missing-execution", anchorRange(s), nil, "%s requires run, command, or pipeline", name)
 	case len(present) > 1:
-		b.report("conflicting-execution", present[1].Key.Range, []source.Related{{File: b.file.Name, Range: present[0].Key.Range, Message: "\"" + present[0].Name() + "\" is here"}},
+		b.report("conflicting-execution", present[1].Key.Span, b.related(present[0].Key.Span, "\""+present[0].Name()+"\" is here"),
 			"%s has both %q and %q: it can only define one of run, command, or pipeline", name, present[0].Name(), present[1].Name())
 	}
 }
@@ -468,35 +473,35 @@ func (b *builder) validateForEach(s *ast.Step, name string) {
 		return
 	}
 	if kindOf(s.ForEach.Value) != "string" {
-		b.report("wrong-type", s.ForEach.Value.Span(), nil, "%s: for_each must be a string (step reference expression), got %s", name, b.describe(s.ForEach.Value))
+		b.report("wrong-type", ast.SpanOf(s.ForEach.Value), nil, "%s: for_each must be a string (step reference expression), got %s", name, b.describe(s.ForEach.Value))
 		return
 	}
 	sub, _ := fieldValue(s.Steps).(*ast.StepList)
 	if sub == nil || len(sub.Items) == 0 {
-		rng := s.ForEach.Key.Range
+		rng := s.ForEach.Key.Span
 		if s.Steps != nil {
-			rng = s.Steps.Value.Span()
+			rng = ast.SpanOf(s.Steps.Value)
 		}
 		b.report("invalid-value", rng, nil, "%s: for_each requires a non-empty steps array", name)
 	}
 	if s.BatchSize != nil && !isPositiveInt(s.BatchSize.Value, 0) {
-		b.report("invalid-value", s.BatchSize.Value.Span(), nil, "%s: batch_size must be a positive integer, got %s", name, b.describe(s.BatchSize.Value))
+		b.report("invalid-value", ast.SpanOf(s.BatchSize.Value), nil, "%s: batch_size must be a positive integer, got %s", name, b.describe(s.BatchSize.Value))
 	}
 	if s.PauseMs != nil && !isNonNegative(s.PauseMs.Value) {
-		b.report("invalid-value", s.PauseMs.Value.Span(), nil, "%s: pause_ms must be a finite non-negative number, got %s", name, b.describe(s.PauseMs.Value))
+		b.report("invalid-value", ast.SpanOf(s.PauseMs.Value), nil, "%s: pause_ms must be a finite non-negative number, got %s", name, b.describe(s.PauseMs.Value))
 	}
 	if s.Approval != nil && truthy(s.Approval.Value) {
-		b.report("loop-field-not-allowed", s.Approval.Key.Range, nil, "%s: for_each steps cannot define approval (use a separate step after the loop)", name)
+		b.report("loop-field-not-allowed", s.Approval.Key.Span, nil, "%s: for_each steps cannot define approval (use a separate step after the loop)", name)
 	}
 	if s.Input != nil && truthy(s.Input.Value) {
-		b.report("loop-field-not-allowed", s.Input.Key.Range, nil, "%s: for_each steps cannot define input (use a separate step after the loop)", name)
+		b.report("loop-field-not-allowed", s.Input.Key.Span, nil, "%s: for_each steps cannot define input (use a separate step after the loop)", name)
 	}
 	if s.Stdin != nil && kindOf(s.Stdin.Value) != "null" {
-		b.report("loop-field-not-allowed", s.Stdin.Key.Range, nil, "%s: for_each steps cannot define stdin (loop input comes from the for_each expression)", name)
+		b.report("loop-field-not-allowed", s.Stdin.Key.Span, nil, "%s: for_each steps cannot define stdin (loop input comes from the for_each expression)", name)
 	}
 	for _, f := range []*ast.Field{s.Run, s.Command, s.Pipeline, s.Workflow, s.Parallel} {
 		if f != nil && truthy(f.Value) {
-			b.report("conflicting-execution", f.Key.Range, []source.Related{{File: b.file.Name, Range: s.ForEach.Key.Range, Message: "\"for_each\" is here"}},
+			b.report("conflicting-execution", f.Key.Span, b.related(s.ForEach.Key.Span, "\"for_each\" is here"),
 				"%s: for_each cannot also define run, command, pipeline, workflow, or parallel (found %q)", name, f.Name())
 		}
 	}
@@ -511,32 +516,32 @@ func (b *builder) validateForEach(s *ast.Step, name string) {
 		if sc := scalarOf(v.f.Value); sc != nil && sc.Kind == ast.String {
 			*v.val = sc.Text
 		} else {
-			b.report("wrong-type", v.f.Value.Span(), nil, "%s: %s must be a string, got %s", name, v.f.Name(), b.describe(v.f.Value))
+			b.report("wrong-type", ast.SpanOf(v.f.Value), nil, "%s: %s must be a string, got %s", name, v.f.Name(), b.describe(v.f.Value))
 		}
 	}
 	if itemVar == indexVar {
-		rng := s.ForEach.Key.Range
+		rng := s.ForEach.Key.Span
 		if s.IndexVar != nil {
-			rng = s.IndexVar.Value.Span()
+			rng = ast.SpanOf(s.IndexVar.Value)
 		} else if s.ItemVar != nil {
-			rng = s.ItemVar.Value.Span()
+			rng = ast.SpanOf(s.ItemVar.Value)
 		}
 		b.report("invalid-value", rng, nil, "%s: item_var and index_var cannot be the same (%q)", name, itemVar)
 	}
 	if sub == nil {
 		return
 	}
-	local := map[string]source.Range{}
+	local := map[string]source.Span{}
 	for i, it := range sub.Items {
 		ss, ok := it.(*ast.Step)
 		if !ok {
-			b.report("missing-id", it.Span(), nil, "%s: sub-step %d must be a mapping with an id, got %s (the reference says \"for_each sub-step requires an id\")", name, i+1, b.describe(it))
+			b.report("missing-id", ast.SpanOf(it), nil, "%s: sub-step %d must be a mapping with an id, got %s (the reference says \"for_each sub-step requires an id\")", name, i+1, b.describe(it))
 			continue
 		}
 		sid := b.validateID(ss, i, "Workflow step "+strings.Trim(strings.TrimPrefix(name, "step "), "\"")+" for_each sub-step requires an id")
 		sname := name + " " + stepName(ss, i)
 		if sid != "" {
-			rng := ss.ID.Value.Span()
+			rng := ast.SpanOf(ss.ID.Value)
 			if sid == itemVar || sid == indexVar {
 				b.report("duplicate-id", rng, nil, "%s: for_each sub-step id %q conflicts with loop variable", name, sid)
 			} else {
@@ -545,12 +550,12 @@ func (b *builder) validateForEach(s *ast.Step, name string) {
 		}
 		for _, f := range []*ast.Field{ss.Approval, ss.Input} {
 			if f != nil && truthy(f.Value) {
-				b.report("loop-field-not-allowed", f.Key.Range, nil, "%s: for_each sub-steps cannot contain approval or input steps", sname)
+				b.report("loop-field-not-allowed", f.Key.Span, nil, "%s: for_each sub-steps cannot contain approval or input steps", sname)
 			}
 		}
 		for _, f := range []*ast.Field{ss.Workflow, ss.Parallel, ss.ForEach} {
 			if f != nil && truthy(f.Value) {
-				b.report("conflicting-execution", f.Key.Range, nil, "%s cannot define workflow, parallel, or for_each", sname)
+				b.report("conflicting-execution", f.Key.Span, nil, "%s cannot define workflow, parallel, or for_each", sname)
 			}
 		}
 		b.validateShellFields(ss, sname, true)
@@ -588,22 +593,22 @@ func (b *builder) validateExecution(s *ast.Step, name string) {
 		}
 		b.report("missing-execution", anchorRange(s), nil, "%s", msg)
 	case len(exec) > 1 && s.ForEach == nil:
-		b.report("conflicting-execution", exec[1].Key.Range, []source.Related{{File: b.file.Name, Range: exec[0].Key.Range, Message: "\"" + exec[0].Name() + "\" is here"}},
+		b.report("conflicting-execution", exec[1].Key.Span, b.related(exec[0].Key.Span, "\""+exec[0].Name()+"\" is here"),
 			"%s has both %q and %q: a step can only define one of run, command, pipeline, workflow, parallel, or for_each", name, exec[0].Name(), exec[1].Name())
 	}
 	if s.ForEach != nil {
 		hasApproval, hasInput = false, false // reported as loop-field-not-allowed
 	}
 	if hasInput && len(exec) > 0 {
-		b.report("conflicting-execution", s.Input.Key.Range, []source.Related{{File: b.file.Name, Range: exec[0].Key.Range, Message: "\"" + exec[0].Name() + "\" is here"}},
+		b.report("conflicting-execution", s.Input.Key.Span, b.related(exec[0].Key.Span, "\""+exec[0].Name()+"\" is here"),
 			"%s: input steps cannot define run, command, pipeline, workflow, parallel, or for_each", name)
 	}
 	if hasApproval && hasInput {
-		b.report("conflicting-execution", s.Input.Key.Range, []source.Related{{File: b.file.Name, Range: s.Approval.Key.Range, Message: "\"approval\" is here"}},
+		b.report("conflicting-execution", s.Input.Key.Span, b.related(s.Approval.Key.Span, "\"approval\" is here"),
 			"%s cannot define both approval and input", name)
 	}
 	for _, f := range wrong {
-		b.report("wrong-type", f.Value.Span(), nil, "%s: %s must be a string, got %s", name, f.Name(), b.describe(f.Value))
+		b.report("wrong-type", ast.SpanOf(f.Value), nil, "%s: %s must be a string, got %s", name, f.Name(), b.describe(f.Value))
 	}
 }
 
@@ -622,12 +627,12 @@ func (b *builder) validateGates(s *ast.Step, name string) {
 	if s.Input != nil {
 		in, ok := s.Input.Value.(*ast.Input)
 		if !ok {
-			b.report("wrong-type", s.Input.Value.Span(), nil, "%s: input must be an object like {prompt: \"…\", responseSchema: {…}}, got %s", name, b.describe(s.Input.Value))
+			b.report("wrong-type", ast.SpanOf(s.Input.Value), nil, "%s: input must be an object like {prompt: \"…\", responseSchema: {…}}, got %s", name, b.describe(s.Input.Value))
 		} else {
 			if in.Prompt == nil {
-				b.report("wrong-type", s.Input.Key.Range, nil, "%s: input.prompt must be a string, but it is missing", name)
+				b.report("wrong-type", s.Input.Key.Span, nil, "%s: input.prompt must be a string, but it is missing", name)
 			} else if kindOf(in.Prompt.Value) != "string" {
-				b.report("wrong-type", in.Prompt.Value.Span(), nil, "%s: input.prompt must be a string, got %s", name, b.describe(in.Prompt.Value))
+				b.report("wrong-type", ast.SpanOf(in.Prompt.Value), nil, "%s: input.prompt must be a string, got %s", name, b.describe(in.Prompt.Value))
 			}
 			b.validateResponseSchema(in, s.Input, name)
 		}
@@ -638,12 +643,12 @@ func (b *builder) validateGates(s *ast.Step, name string) {
 	}
 	for _, f := range []*ast.Field{a.InitiatedBy, a.InitiatedByCC, a.RequiredApprover, a.RequiredApproverCC} {
 		if f != nil && kindOf(f.Value) != "string" {
-			b.report("wrong-type", f.Value.Span(), nil, "%s: approval.%s must be a string, got %s", name, f.Name(), b.describe(f.Value))
+			b.report("wrong-type", ast.SpanOf(f.Value), nil, "%s: approval.%s must be a string, got %s", name, f.Name(), b.describe(f.Value))
 		}
 	}
 	for _, f := range []*ast.Field{a.RequireDifferentApprover, a.RequireDifferentApproverCC} {
 		if f != nil && kindOf(f.Value) != "boolean" {
-			b.report("wrong-type", f.Value.Span(), nil, "%s: approval.%s must be a boolean, got %s", name, f.Name(), b.describe(f.Value))
+			b.report("wrong-type", ast.SpanOf(f.Value), nil, "%s: approval.%s must be a boolean, got %s", name, f.Name(), b.describe(f.Value))
 		}
 	}
 }
@@ -651,54 +656,54 @@ func (b *builder) validateGates(s *ast.Step, name string) {
 // validateResponseSchema checks input.responseSchema (messages 17–18).
 func (b *builder) validateResponseSchema(in *ast.Input, field *ast.Field, name string) {
 	if in.ResponseSchema == nil {
-		b.report("wrong-type", field.Key.Range, nil, "%s: input.responseSchema must be an object (a JSON Schema), but it is missing", name)
+		b.report("wrong-type", field.Key.Span, nil, "%s: input.responseSchema must be an object (a JSON Schema), but it is missing", name)
 		return
 	}
 	v := in.ResponseSchema.Value
 	switch kindOf(v) {
 	case "mapping":
 		if msg := schemaProblem(ast.Resolve(v)); msg != "" {
-			b.report("invalid-response-schema", v.Span(), nil, "%s: input.responseSchema is invalid: %s", name, msg)
+			b.report("invalid-response-schema", ast.SpanOf(v), nil, "%s: input.responseSchema is invalid: %s", name, msg)
 		}
 	case "null", "sequence":
-		b.report("invalid-response-schema", v.Span(), nil, "%s: input.responseSchema is invalid: a JSON Schema must be an object or a boolean, got %s", name, b.describe(v))
+		b.report("invalid-response-schema", ast.SpanOf(v), nil, "%s: input.responseSchema is invalid: a JSON Schema must be an object or a boolean, got %s", name, b.describe(v))
 	default:
-		b.report("wrong-type", v.Span(), nil, "%s: input.responseSchema must be an object (a JSON Schema), got %s", name, b.describe(v))
+		b.report("wrong-type", ast.SpanOf(v), nil, "%s: input.responseSchema must be an object (a JSON Schema), got %s", name, b.describe(v))
 	}
 }
 
 // validatePolicies checks timeout_ms, on_error and retry (messages 21–28).
 func (b *builder) validatePolicies(s *ast.Step, name string) {
 	if s.TimeoutMs != nil && !isPositiveInt(s.TimeoutMs.Value, 2147483647) {
-		b.report("invalid-value", s.TimeoutMs.Value.Span(), nil, "%s: timeout_ms must be a positive integer between 1 and 2147483647, got %s", name, b.describe(s.TimeoutMs.Value))
+		b.report("invalid-value", ast.SpanOf(s.TimeoutMs.Value), nil, "%s: timeout_ms must be a positive integer between 1 and 2147483647, got %s", name, b.describe(s.TimeoutMs.Value))
 	}
 	if s.OnError != nil && !stringIs(s.OnError.Value, "stop", "continue", "skip_rest") {
 		msg := fmt.Sprintf("%s: on_error must be \"stop\", \"continue\", or \"skip_rest\", got %s", name, b.describe(s.OnError.Value))
 		if stringIs(s.OnError.Value, "retry") {
 			msg += "; to retry a failing step use retry: {max: N}"
 		}
-		b.report("invalid-value", s.OnError.Value.Span(), nil, "%s", msg)
+		b.report("invalid-value", ast.SpanOf(s.OnError.Value), nil, "%s", msg)
 	}
 	if s.Retry == nil {
 		return
 	}
 	r, ok := s.Retry.Value.(*ast.Retry)
 	if !ok {
-		b.report("wrong-type", s.Retry.Value.Span(), nil, "%s: retry must be an object like {max: 3}, got %s", name, b.describe(s.Retry.Value))
+		b.report("wrong-type", ast.SpanOf(s.Retry.Value), nil, "%s: retry must be an object like {max: 3}, got %s", name, b.describe(s.Retry.Value))
 		return
 	}
 	if r.Max != nil && !isPositiveInt(r.Max.Value, 0) {
-		b.report("invalid-value", r.Max.Value.Span(), nil, "%s: retry.max must be a positive integer, got %s", name, b.describe(r.Max.Value))
+		b.report("invalid-value", ast.SpanOf(r.Max.Value), nil, "%s: retry.max must be a positive integer, got %s", name, b.describe(r.Max.Value))
 	}
 	if r.Backoff != nil && !stringIs(r.Backoff.Value, "fixed", "exponential") {
-		b.report("invalid-value", r.Backoff.Value.Span(), nil, "%s: retry.backoff must be \"fixed\" or \"exponential\", got %s", name, b.describe(r.Backoff.Value))
+		b.report("invalid-value", ast.SpanOf(r.Backoff.Value), nil, "%s: retry.backoff must be \"fixed\" or \"exponential\", got %s", name, b.describe(r.Backoff.Value))
 	}
 	for _, f := range []*ast.Field{r.DelayMs, r.MaxDelayMs} {
 		if f != nil && !isNonNegative(f.Value) {
-			b.report("invalid-value", f.Value.Span(), nil, "%s: retry.%s must be a finite non-negative number, got %s", name, f.Name(), b.describe(f.Value))
+			b.report("invalid-value", ast.SpanOf(f.Value), nil, "%s: retry.%s must be a finite non-negative number, got %s", name, f.Name(), b.describe(f.Value))
 		}
 	}
 	if r.Jitter != nil && kindOf(r.Jitter.Value) != "boolean" {
-		b.report("wrong-type", r.Jitter.Value.Span(), nil, "%s: retry.jitter must be a boolean, got %s", name, b.describe(r.Jitter.Value))
+		b.report("wrong-type", ast.SpanOf(r.Jitter.Value), nil, "%s: retry.jitter must be a boolean, got %s", name, b.describe(r.Jitter.Value))
 	}
 }

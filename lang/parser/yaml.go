@@ -29,7 +29,6 @@ type yamlReader struct {
 	part     bool // reads one part of a sequence for a parent reader
 	aliases  int  // aliases read
 
-	last    source.Pos   // the last position converted, a hint for the next
 	scalars []ast.Scalar // the rest of the current block of scalars
 
 	// fieldStack collects the fields of the mappings being read (nested
@@ -52,10 +51,8 @@ func newYAMLReader(file *source.File, start int) *yamlReader {
 	return &yamlReader{src: string(file.Content), file: file, pos: start, start: start, anchors: map[string]ast.Value{}, used: map[string]bool{}}
 }
 
-func (r *yamlReader) rng(a, b int) source.Range {
-	rg := r.file.RangeNear(r.last, a, b)
-	r.last = rg.Start
-	return rg
+func (r *yamlReader) rng(a, b int) source.Span {
+	return source.Span{Start: a, End: max(a, b)}
 }
 
 // newScalar allocates scalars in blocks: a file has thousands of them.
@@ -73,7 +70,7 @@ func (r *yamlReader) errorAt(code string, a, b int, format string, args ...any) 
 		b = a
 	}
 	r.diags = append(r.diags, source.Diagnostic{
-		File: r.file.Name, Range: r.rng(a, b), Severity: source.Error, Code: code,
+		File: r.file.Name, Range: r.file.Range(a, b), Severity: source.Error, Code: code,
 		Message: fmt.Sprintf(format, args...),
 	})
 }
@@ -116,10 +113,10 @@ func (r *yamlReader) skipComment() {
 	if end > start && r.src[end-1] == '\r' {
 		end--
 	}
-	if n := len(r.comments); n > 0 && r.comments[n-1].Range.Start.Offset >= start {
+	if n := len(r.comments); n > 0 && r.comments[n-1].Span.Start >= start {
 		return // already recorded: the reader looked ahead past it before
 	}
-	r.comments = append(r.comments, &ast.Comment{Loc: ast.Loc{Range: r.rng(start, end)}, Text: string(r.src[start:end])})
+	r.comments = append(r.comments, &ast.Comment{Loc: ast.Loc{Span: r.rng(start, end)}, Text: string(r.src[start:end])})
 }
 
 // skipToContent skips blanks, comments and line breaks up to the next content
@@ -244,9 +241,9 @@ type blockCtx struct {
 func (r *yamlReader) emptyAt(i int, p props) *ast.Scalar {
 	s := r.newScalar()
 	*s = ast.Scalar{Kind: ast.Null, Style: ast.Plain, Props: p.props(), Map: source.Verbatim(i, 0)}
-	s.Range = r.rng(i, i)
+	s.Span = r.rng(i, i)
 	if p.start >= 0 {
-		s.Range = r.rng(p.start, max(i, p.start))
+		s.Span = r.rng(p.start, max(i, p.start))
 	}
 	r.define(p, s)
 	return s
@@ -419,8 +416,8 @@ func (p props) props() *ast.Props {
 func (r *yamlReader) define(p props, v ast.Value) {
 	if p.anchor != "" {
 		r.anchors[p.anchor] = v
-		a := &ast.Anchor{Name: p.anchor, NameRange: r.rng(p.anchorNameFrom, p.anchorNameFrom+len(p.anchor)), Value: v}
-		a.Range = v.Span()
+		a := &ast.Anchor{Name: p.anchor, NameSpan: r.rng(p.anchorNameFrom, p.anchorNameFrom+len(p.anchor)), Value: v}
+		a.Span = ast.SpanOf(v)
 		r.anchored = append(r.anchored, a)
 	}
 }
@@ -435,7 +432,7 @@ func (r *yamlReader) alias(p props) ast.Value {
 	name := string(r.src[start+1 : r.pos])
 	r.aliases++
 	a := &ast.Alias{Name: name, Target: r.anchors[name]}
-	a.Range = r.rng(start, r.pos)
+	a.Span = r.rng(start, r.pos)
 	if p.start >= 0 {
 		r.syntaxError(p.start, start, "an alias cannot have an anchor or a tag")
 	}
@@ -547,7 +544,7 @@ func (r *yamlReader) scalar(p props, start, end int, kind ast.ScalarKind, style 
 	if p.start >= 0 && p.start < start {
 		from = p.start
 	}
-	s.Range = r.rng(from, end)
+	s.Span = r.rng(from, end)
 	r.define(p, s)
 	return s
 }
@@ -586,8 +583,8 @@ func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
 			r.pos = k.colon + 1
 			val := r.blockValue(indent, blockCtx{inline: true, keyIndex: true, after: k.colon + 1})
 			pair := &ast.Field{Key: key, Value: val}
-			pairEnd := max(val.End().Offset, k.colon+1)
-			pair.Range = r.rng(keyStart, pairEnd)
+			pairEnd := max(val.End(), k.colon+1)
+			pair.Span = r.rng(keyStart, pairEnd)
 			r.checkDuplicate(r.fieldStack[base:], key, &seen)
 			r.fieldStack = append(r.fieldStack, pair)
 			end = max(end, pairEnd)
@@ -617,7 +614,7 @@ func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
 			}
 		}
 	}
-	m.Range = r.rng(start, max(end, start))
+	m.Span = r.rng(start, max(end, start))
 	r.define(p, m)
 	return m
 }
@@ -634,9 +631,9 @@ func (r *yamlReader) blockSequence(indent int, p props) *ast.Sequence {
 		r.readItems(indent, s)
 	}
 	for _, it := range s.Items {
-		end = max(end, it.End().Offset)
+		end = max(end, it.End())
 	}
-	s.Range = r.rng(start, max(end, start))
+	s.Span = r.rng(start, max(end, start))
 	r.define(p, s)
 	return s
 }
@@ -777,7 +774,7 @@ func (r *yamlReader) flowCollection(p props) ast.Value {
 		switch {
 		case isMap:
 			if val == nil {
-				val = r.emptyAt(key.End().Offset, props{start: -1})
+				val = r.emptyAt(key.End(), props{start: -1})
 			}
 			pair := r.flowPair(key, val, entryStart)
 			r.checkDuplicate(m.Fields, pair.Key, &seen)
@@ -785,7 +782,7 @@ func (r *yamlReader) flowCollection(p props) ast.Value {
 		case colon >= 0:
 			single := &ast.Mapping{Flow: true}
 			single.Fields = []*ast.Field{r.flowPair(key, val, entryStart)}
-			single.Range = single.Fields[0].Range
+			single.Span = single.Fields[0].Span
 			s.Items = append(s.Items, single)
 		default:
 			s.Items = append(s.Items, key)
@@ -810,11 +807,11 @@ func (r *yamlReader) flowCollection(p props) ast.Value {
 		end = r.pos
 	}
 	if isMap {
-		m.Range = r.rng(start, end)
+		m.Span = r.rng(start, end)
 		r.define(p, m)
 		return m
 	}
-	s.Range = r.rng(start, end)
+	s.Span = r.rng(start, end)
 	r.define(p, s)
 	return s
 }
@@ -823,14 +820,14 @@ func (r *yamlReader) flowCollection(p props) ast.Value {
 func (r *yamlReader) flowPair(key, val ast.Value, start int) *ast.Field {
 	k, ok := key.(*ast.Scalar)
 	if !ok {
-		r.syntaxError(key.Pos().Offset, key.End().Offset, "only scalars can be mapping keys in workflow files")
-		k = &ast.Scalar{Kind: ast.String, Text: r.file.Text(key.Span())}
-		k.Range = key.Span()
+		r.syntaxError(key.Pos(), key.End(), "only scalars can be mapping keys in workflow files")
+		k = &ast.Scalar{Kind: ast.String, Text: r.file.TextOf(ast.SpanOf(key))}
+		k.Span = ast.SpanOf(key)
 	}
 	k.Kind = ast.String
 	r.checkMergeKey(k)
 	pair := &ast.Field{Key: k, Value: val}
-	pair.Range = r.rng(start, max(val.End().Offset, k.End().Offset))
+	pair.Span = r.rng(start, max(val.End(), k.End()))
 	return pair
 }
 
@@ -915,7 +912,7 @@ func applyTag(s *ast.Scalar) {
 // silently missing.
 func (r *yamlReader) checkMergeKey(k *ast.Scalar) {
 	if k.Style == ast.Plain && k.Text == "<<" {
-		r.errorAt("yaml-merge-key", k.Range.Start.Offset, k.Range.End.Offset,
+		r.errorAt("yaml-merge-key", k.Span.Start, k.Span.End,
 			"YAML merge keys are not supported: \"<<\" is an ordinary key that the reference ignores, so the merged fields are missing; write the fields out")
 	}
 }
@@ -948,8 +945,8 @@ func (r *yamlReader) checkDuplicate(pairs []*ast.Field, key *ast.Scalar, index *
 		return
 	}
 	r.diags = append(r.diags, source.Diagnostic{
-		File: r.file.Name, Range: key.Range, Severity: source.Error, Code: "yaml-duplicate-key",
+		File: r.file.Name, Range: r.file.RangeOf(key.Span), Severity: source.Error, Code: "yaml-duplicate-key",
 		Message: fmt.Sprintf("duplicate key %q; the reference rejects the file (\"Map keys must be unique\")", key.Text),
-		Related: []source.Related{{File: r.file.Name, Range: first.Key.Range, Message: "first defined here"}},
+		Related: []source.Related{{File: r.file.Name, Range: r.file.RangeOf(first.Key.Span), Message: "first defined here"}},
 	})
 }

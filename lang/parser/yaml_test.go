@@ -155,8 +155,8 @@ func checkScalarMaps(t *testing.T, v ast.Value, f *source.File) {
 				t.Errorf("verbatim segment %+v: decoded %q, source %q", seg, s.Text[seg.Dec:seg.Dec+seg.DecLen], f.Content[seg.Src:seg.Src+seg.SrcLen])
 			}
 		}
-		if s.Range.Start.Offset > s.Range.End.Offset || s.Range.End.Offset > len(f.Content) {
-			t.Errorf("bad range %v", s.Range)
+		if s.Span.Start > s.Span.End || s.Span.End > len(f.Content) {
+			t.Errorf("bad range %v", s.Span)
 		}
 		return true
 	})

@@ -50,6 +50,24 @@ func (r Range) Covers(inner Range) bool {
 // String formats r as "line:col-line:col".
 func (r Range) String() string { return r.Start.String() + "-" + r.End.String() }
 
+// Span is a half-open byte range [Start, End) of a file. Syntax tree nodes
+// keep spans; a File turns one into a Range with lines and columns.
+type Span struct {
+	Start, End int
+}
+
+// Len is the number of bytes in s.
+func (s Span) Len() int { return s.End - s.Start }
+
+// Contains reports whether the byte offset lies within s (half-open).
+func (s Span) Contains(offset int) bool { return s.Start <= offset && offset < s.End }
+
+// Covers reports whether inner lies entirely within s.
+func (s Span) Covers(inner Span) bool { return s.Start <= inner.Start && inner.End <= s.End }
+
+// Span is the byte range of r.
+func (r Range) Span() Span { return Span{Start: r.Start.Offset, End: r.End.Offset} }
+
 // File is the text of one workflow file with its line table.
 type File struct {
 	Name    string
@@ -92,29 +110,15 @@ func (f *File) Range(start, end int) Range {
 	return Range{Start: s, End: f.posFrom(s, end)}
 }
 
-// RangeNear is Range for a caller that reads the file forward: hint is a
-// position it converted before (or the zero Pos), and a start on the same
-// line or a few lines further is found without a binary search.
-func (f *File) RangeNear(hint Pos, start, end int) Range {
-	if end < start {
-		end = start
-	}
-	s := f.posNear(hint, start)
-	return Range{Start: s, End: f.posFrom(s, end)}
-}
+// RangeOf converts a span to a Range.
+func (f *File) RangeOf(s Span) Range { return f.Range(s.Start, s.End) }
 
-func (f *File) posNear(hint Pos, offset int) Pos {
-	if !hint.IsValid() || offset < hint.Offset || offset > len(f.Content) {
-		return f.Pos(offset)
+// TextOf is the source text of a span.
+func (f *File) TextOf(s Span) string {
+	if s.Start < 0 || s.End > len(f.Content) || s.Start > s.End {
+		return ""
 	}
-	line := hint.Line // 1-based: f.lines[line-1] starts it
-	for n := 0; n < 8; n++ {
-		if line >= len(f.lines) || f.lines[line] > offset {
-			return Pos{Offset: offset, Line: line, Col: offset - f.lines[line-1] + 1}
-		}
-		line++
-	}
-	return f.Pos(offset)
+	return string(f.Content[s.Start:s.End])
 }
 
 // posFrom converts offset, which is at or after from, without a binary search

@@ -139,13 +139,13 @@ func (m *TextMap) End(i int) int {
 	return s.Src + s.SrcLen
 }
 
-// Range maps the decoded byte range [i, j) to a source Range of f.
-func (m *TextMap) Range(f *File, i, j int) Range {
+// Span maps the decoded byte range [i, j) to a source span.
+func (m *TextMap) Span(i, j int) Span {
 	if j <= i {
 		o := m.Start(i)
-		return f.Range(o, o)
+		return Span{Start: o, End: o}
 	}
-	return f.Range(m.Start(i), m.End(j))
+	return Span{Start: m.Start(i), End: m.End(j)}
 }
 
 // Source is the decoded range [i, j) as source byte offsets.

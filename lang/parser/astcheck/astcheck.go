@@ -61,11 +61,20 @@ func (c *checker) rangeOK(r source.Range, what string) bool {
 	return true
 }
 
-// aliased reports whether r lies inside an anchored value: nodes built
-// through an alias keep the anchor's ranges.
-func (c *checker) aliased(r source.Range) bool {
+// spanOK checks that a node's span lies in the file.
+func (c *checker) spanOK(s source.Span, what string) bool {
+	if s.Start < 0 || s.Start > s.End || s.End > c.n {
+		c.errorf("%s: span %d-%d outside 0..%d", what, s.Start, s.End, c.n)
+		return false
+	}
+	return true
+}
+
+// aliased reports whether s lies inside an anchored value: nodes built
+// through an alias keep the anchor's spans.
+func (c *checker) aliased(s source.Span) bool {
 	for _, a := range c.f.Anchors {
-		if a.Range.Covers(r) {
+		if a.Span.Covers(s) {
 			return true
 		}
 	}
@@ -75,12 +84,13 @@ func (c *checker) aliased(r source.Range) bool {
 // node checks n and its subtree; parent is n's parent and scalar the
 // enclosing string scalar of a token, if any.
 func (c *checker) node(n, parent ast.Node, scalar *ast.Scalar) {
-	what := fmt.Sprintf("%T at %s", n, n.Span())
-	if !c.rangeOK(n.Span(), what) {
+	sp := ast.SpanOf(n)
+	what := fmt.Sprintf("%T at %d-%d", n, sp.Start, sp.End)
+	if !c.spanOK(sp, what) {
 		return
 	}
-	if parent != nil && !parent.Span().Covers(n.Span()) && !c.aliased(n.Span()) {
-		c.errorf("%s lies outside its parent %T at %s", what, parent, parent.Span())
+	if parent != nil && !ast.SpanOf(parent).Covers(sp) && !c.aliased(sp) {
+		c.errorf("%s lies outside its parent %T at %v", what, parent, ast.SpanOf(parent))
 	}
 	switch v := n.(type) {
 	case *ast.Shell:
@@ -139,18 +149,18 @@ func path(p []*ast.Ident) string {
 // scalar's text map, to a decoded slice equal to want, and that where the
 // map is verbatim the source bytes themselves equal want.
 func (c *checker) token(n ast.Node, s *ast.Scalar, want string) {
-	r := n.Span()
+	r := ast.SpanOf(n)
 	m := &s.Map
 	for i := 0; i+len(want) <= len(s.Text); i++ {
 		if s.Text[i:i+len(want)] != want {
 			continue
 		}
-		if m.Start(i) == r.Start.Offset && m.End(i+len(want)) == r.End.Offset {
-			if _, ok := m.VerbatimAt(i, i+len(want)); ok && string(c.f.Src.Content[r.Start.Offset:r.End.Offset]) != want {
-				c.errorf("%T %q: source bytes %q differ", n, want, c.f.Src.Content[r.Start.Offset:r.End.Offset])
+		if m.Start(i) == r.Start && m.End(i+len(want)) == r.End {
+			if _, ok := m.VerbatimAt(i, i+len(want)); ok && string(c.f.Src.Content[r.Start:r.End]) != want {
+				c.errorf("%T %q: source bytes %q differ", n, want, c.f.Src.Content[r.Start:r.End])
 			}
 			return
 		}
 	}
-	c.errorf("%T at %s: its source text %q does not spell %q", n, r, c.f.Src.Content[r.Start.Offset:r.End.Offset], want)
+	c.errorf("%T at %v: its source text %q does not spell %q", n, r, c.f.Src.Content[r.Start:r.End], want)
 }
