@@ -31,7 +31,8 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // Parse parses a workflow file. A name ending in .json (any case) is parsed as
 // strict JSON, anything else as YAML 1.2, as the reference does. The returned
-// file is never nil; the diagnostics are sorted.
+// file is never nil; the diagnostics are sorted. The tree's strings share
+// src's memory: the caller must not modify src afterwards.
 func Parse(filename string, src []byte) (file *ast.File, diags []source.Diagnostic) {
 	f := source.NewFile(filename, src)
 	file = &ast.File{Src: f, JSON: strings.EqualFold(filepath.Ext(filename), ".json")}

@@ -95,7 +95,7 @@ func parseJoined(f *source.File, group []*ast.Shell) bool {
 		for k < len(toks) && toks[k].start < end {
 			k++
 		}
-		mine := slices.Clone(toks[from:k])
+		mine := toks[from:k:k] // the scratch tokens are not used again
 		for j := range mine {
 			mine[j].start -= p.base
 			mine[j].end -= p.base

@@ -210,7 +210,7 @@ func (b *builder) validate(doc ast.Value, w *ast.Workflow) {
 	if steps == nil {
 		return
 	}
-	ids := make(map[string]source.Span, 2*len(steps.Items))
+	ids := make(map[string]source.Span, len(steps.Items))
 	for i, it := range steps.Items {
 		s, ok := it.(*ast.Step)
 		if !ok {

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"unsafe"
 	"strconv"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -48,7 +49,7 @@ type props struct {
 }
 
 func newYAMLReader(file *source.File, start int) *yamlReader {
-	return &yamlReader{src: string(file.Content), file: file, pos: start, start: start, anchors: map[string]ast.Value{}, used: map[string]bool{}}
+	return &yamlReader{src: unsafe.String(unsafe.SliceData(file.Content), len(file.Content)), file: file, pos: start, start: start, anchors: map[string]ast.Value{}, used: map[string]bool{}}
 }
 
 func (r *yamlReader) rng(a, b int) source.Span {
