@@ -2,8 +2,8 @@ package parser
 
 import (
 	"fmt"
-	"unsafe"
 	"strconv"
+	"unsafe"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
