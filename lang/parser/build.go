@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
@@ -361,27 +360,9 @@ func noSlots(string) **ast.Field { return nil }
 func (b *builder) parseShells() {
 	groups := (len(b.shells) + shellGroupSize - 1) / shellGroupSize
 	workers := min(runtime.GOMAXPROCS(0), groups)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var failure any
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					mu.Lock()
-					failure = r
-					mu.Unlock()
-				}
-			}()
-			for g := w; g < groups; g += workers {
-				parseShellGroup(b.file, b.shells[g*shellGroupSize:min((g+1)*shellGroupSize, len(b.shells))])
-			}
-		}()
-	}
-	wg.Wait()
-	if failure != nil {
-		panic(failure) // Parse recovers it on its own goroutine
-	}
+	inParallel(workers, func(w int) {
+		for g := w; g < groups; g += workers {
+			parseShellGroup(b.file, b.shells[g*shellGroupSize:min((g+1)*shellGroupSize, len(b.shells))])
+		}
+	})
 }

@@ -27,6 +27,33 @@ var (
 // (for tests).
 var parallelReads, parallelBuilds atomic.Int64
 
+// inParallel calls work(0) … work(n-1) on n goroutines and waits for them.
+// A panic in one of them is raised again on the caller's goroutine, where
+// Parse recovers it.
+func inParallel(n int, work func(part int)) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failure any
+	for part := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					mu.Lock()
+					failure = r
+					mu.Unlock()
+				}
+			}()
+			work(part)
+		}()
+	}
+	wg.Wait()
+	if failure != nil {
+		panic(failure)
+	}
+}
+
 // readItemsInParallel reads the sequence's entries in parts and reports
 // whether it could; on false, nothing was consumed or recorded.
 func (r *yamlReader) readItemsInParallel(indent int, s *ast.Sequence) bool {
@@ -45,7 +72,6 @@ func (r *yamlReader) readItemsInParallel(indent int, s *ast.Sequence) bool {
 		end     int
 	}
 	parts := make([]part, workers)
-	var wg sync.WaitGroup
 	for w := range parts {
 		first, last := w*len(starts)/workers, (w+1)*len(starts)/workers
 		end := len(r.src)
@@ -57,18 +83,16 @@ func (r *yamlReader) readItemsInParallel(indent int, s *ast.Sequence) bool {
 			anchors: map[string]ast.Value{}, used: map[string]bool{}, part: true,
 		}
 		parts[w] = part{reader: sub, entries: last - first, end: end}
-		wg.Add(1)
-		go func(p *part) {
-			defer wg.Done()
-			defer func() {
-				if recover() != nil {
-					p.reader.stop = true // fall back to one pass, which reports it
-				}
-			}()
-			p.reader.readItems(indent, &p.items)
-		}(&parts[w])
 	}
-	wg.Wait()
+	inParallel(workers, func(w int) {
+		p := &parts[w]
+		defer func() {
+			if recover() != nil {
+				p.reader.stop = true // fall back to one pass, which reports it
+			}
+		}()
+		p.reader.readItems(indent, &p.items)
+	})
 	for i, p := range parts {
 		sub := p.reader
 		if sub.stop || len(sub.diags) > 0 || len(sub.anchored) > 0 || sub.aliases > 0 || len(p.items.Items) != p.entries {
@@ -142,32 +166,15 @@ func (b *builder) buildStepsInParallel(items []ast.Value, ctx ast.StepContext, o
 	}
 	share := b.budget / workers
 	parts := make([]*builder, workers)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var failure any
 	for w := range parts {
-		sub := &builder{file: b.file, budget: share}
-		parts[w] = sub
+		parts[w] = &builder{file: b.file, budget: share}
+	}
+	inParallel(workers, func(w int) {
 		first, last := w*len(items)/workers, (w+1)*len(items)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					mu.Lock()
-					failure = r
-					mu.Unlock()
-				}
-			}()
-			for i := first; i < last; i++ {
-				out[i] = sub.listItem(items[i], ctx)
-			}
-		}()
-	}
-	wg.Wait()
-	if failure != nil {
-		panic(failure) // Parse recovers it on its own goroutine
-	}
+		for i := first; i < last; i++ {
+			out[i] = parts[w].listItem(items[i], ctx)
+		}
+	})
 	for _, sub := range parts {
 		b.diags = append(b.diags, sub.diags...)
 		b.shells = append(b.shells, sub.shells...)

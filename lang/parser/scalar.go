@@ -172,13 +172,8 @@ func scanDoubleQuoted(src string, start int) scalarText {
 			i += 1 + n
 			runStart = i
 		case c == '\n' || (c == '\r' && lineBreakAt(src, i) > 0):
-			trail := i
-			for trail > runStart && isBlank(src[trail-1]) {
-				trail--
-			}
-			d.verbatim(src, runStart, trail)
-			i = d.fold(src, trail, i, false)
-			if isDocumentMarker(src, i) {
+			var ok bool
+			if i, ok = d.quotedBreak(src, runStart, i); !ok {
 				return unclosedQuote(src, start, d)
 			}
 			runStart = i
@@ -187,6 +182,20 @@ func scanDoubleQuoted(src string, start int) scalarText {
 		}
 	}
 	return unclosedQuote(src, start, d)
+}
+
+// quotedBreak folds the line break at i inside a quoted scalar whose current
+// run of text started at runStart: blanks before the break are dropped, the
+// break and the next line's indentation fold. It returns where the text goes
+// on, and false when a document marker starts there (the quote never closes).
+func (d *decoder) quotedBreak(src string, runStart, i int) (int, bool) {
+	trail := i
+	for trail > runStart && isBlank(src[trail-1]) {
+		trail--
+	}
+	d.verbatim(src, runStart, trail)
+	i = d.fold(src, trail, i, false)
+	return i, !isDocumentMarker(src, i)
 }
 
 // unclosedQuote reports a quote that never closes. To keep the rest of the
@@ -292,13 +301,8 @@ func scanSingleQuoted(src string, start int) scalarText {
 			d.verbatim(src, runStart, i)
 			return scalarText{text: d.String(), tm: d.tm, end: i + 1}
 		case c == '\n' || (c == '\r' && lineBreakAt(src, i) > 0):
-			trail := i
-			for trail > runStart && isBlank(src[trail-1]) {
-				trail--
-			}
-			d.verbatim(src, runStart, trail)
-			i = d.fold(src, trail, i, false)
-			if isDocumentMarker(src, i) {
+			var ok bool
+			if i, ok = d.quotedBreak(src, runStart, i); !ok {
 				return unclosedQuote(src, start, d)
 			}
 			runStart = i

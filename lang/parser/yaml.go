@@ -590,29 +590,8 @@ func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
 			r.fieldStack = append(r.fieldStack, pair)
 			end = max(end, pairEnd)
 		}
-		save := r.pos
-		_, tab := r.skipToContent()
-		if r.pos >= len(r.src) || isDocumentMarker(r.src, r.pos) {
-			r.pos = save
+		if !r.nextEntry(indent, false) {
 			break
-		}
-		col := r.column(r.pos)
-		if col < indent || (col == indent && r.isSeqEntry(r.pos)) {
-			r.pos = save
-			break
-		}
-		if tab {
-			r.syntaxError(lineStartOf(r.src, r.pos), r.pos, "tabs cannot be used for indentation")
-		}
-		if col > indent {
-			r.syntaxError(r.pos, r.lineEnd(r.pos), "unexpected indentation: expected a key at column %d", indent+1)
-			r.skipBlock(indent)
-			save = r.pos
-			r.skipToContent()
-			if r.pos >= len(r.src) || r.column(r.pos) != indent || r.isSeqEntry(r.pos) {
-				r.pos = save
-				break
-			}
 		}
 	}
 	m.Span = r.rng(start, max(end, start))
@@ -647,31 +626,46 @@ func (r *yamlReader) readItems(indent int, s *ast.Sequence) {
 		r.pos++
 		item := r.blockValue(indent, blockCtx{inline: true, fromSeq: true, after: dash + 1})
 		s.Items = append(s.Items, item)
-		save := r.pos
-		_, tab := r.skipToContent()
-		if r.pos >= len(r.src) || isDocumentMarker(r.src, r.pos) {
-			r.pos = save
+		if !r.nextEntry(indent, true) {
 			return
-		}
-		col := r.column(r.pos)
-		if col < indent || (col == indent && !r.isSeqEntry(r.pos)) {
-			r.pos = save
-			return
-		}
-		if tab {
-			r.syntaxError(lineStartOf(r.src, r.pos), r.pos, "tabs cannot be used for indentation")
-		}
-		if col > indent {
-			r.syntaxError(r.pos, r.lineEnd(r.pos), "unexpected indentation: expected \"- \" at column %d", indent+1)
-			r.skipBlock(indent)
-			save = r.pos
-			r.skipToContent()
-			if r.pos >= len(r.src) || r.column(r.pos) != indent || !r.isSeqEntry(r.pos) {
-				r.pos = save
-				return
-			}
 		}
 	}
+}
+
+// nextEntry moves to the next entry of the block collection at column indent:
+// a "- " entry of a sequence (seq) or a key of a mapping. It reports lines
+// indented too deep and skips them. On false the collection has ended and
+// pos is back after its last entry.
+func (r *yamlReader) nextEntry(indent int, seq bool) bool {
+	save := r.pos
+	_, tab := r.skipToContent()
+	if r.pos >= len(r.src) || isDocumentMarker(r.src, r.pos) {
+		r.pos = save
+		return false
+	}
+	col := r.column(r.pos)
+	if col < indent || (col == indent && r.isSeqEntry(r.pos) != seq) {
+		r.pos = save
+		return false
+	}
+	if tab {
+		r.syntaxError(lineStartOf(r.src, r.pos), r.pos, "tabs cannot be used for indentation")
+	}
+	if col > indent {
+		what := "a key"
+		if seq {
+			what = "\"- \""
+		}
+		r.syntaxError(r.pos, r.lineEnd(r.pos), "unexpected indentation: expected %s at column %d", what, indent+1)
+		r.skipBlock(indent)
+		save = r.pos
+		r.skipToContent()
+		if r.pos >= len(r.src) || r.column(r.pos) != indent || r.isSeqEntry(r.pos) != seq {
+			r.pos = save
+			return false
+		}
+	}
+	return true
 }
 
 // flowOrPlainScalar reads a quoted or plain scalar at pos.

@@ -25,33 +25,7 @@ func readYAML(src string) (ast.Value, []source.Diagnostic, *source.File) {
 }
 
 // plainValue converts a generic tree to Go values the way a YAML decoder does.
-func plainValue(v ast.Value) any {
-	switch v := ast.Resolve(v).(type) {
-	case *ast.Scalar:
-		switch v.Kind {
-		case ast.Null:
-			return nil
-		case ast.Bool:
-			return v.Bool
-		case ast.Int, ast.Float:
-			return v.Num
-		}
-		return v.Text
-	case *ast.Mapping:
-		m := map[string]any{}
-		for _, p := range v.Fields {
-			m[p.Key.Text] = plainValue(p.Value)
-		}
-		return m
-	case *ast.Sequence:
-		s := []any{}
-		for _, it := range v.Items {
-			s = append(s, plainValue(it))
-		}
-		return s
-	}
-	return nil
-}
+func plainValue(v ast.Value) any { return JSONValue(v) }
 
 // normalize turns a goccy decode result into the same shape as plainValue.
 func normalize(v any) any {
