@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -322,10 +323,7 @@ type analyzer func(name string, src []byte) (*source.File, []source.Diagnostic)
 // analyze is the analyzer of lobster check: the parser's diagnostics.
 func analyze(name string, src []byte) (*source.File, []source.Diagnostic) {
 	file, diags := parser.Parse(name, src)
-	if file == nil || file.Src == nil {
-		return source.NewFile(name, src), diags
-	}
-	return file.Src, diags
+	return file.Src, check.Run(file, diags, check.Rules)
 }
 
 // checkAll checks the inputs in parallel, at most GOMAXPROCS at a time, and

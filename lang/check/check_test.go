@@ -1,0 +1,52 @@
+package check_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/lobsterdev/lobster/lang/check"
+	"github.com/lobsterdev/lobster/lang/check/internal/checktest"
+)
+
+func TestValidate(t *testing.T) {
+	if err := check.Validate(check.All); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAnalyzers runs every rule over its own test data.
+func TestAnalyzers(t *testing.T) {
+	for _, a := range check.Rules {
+		t.Run(a.Name, func(t *testing.T) { checktest.Run(t, ".", a) })
+	}
+}
+
+// TestDocs keeps docs/diagnostics.md equal to the registry's documentation.
+func TestDocs(t *testing.T) {
+	const path = "../../docs/diagnostics.md"
+	want := check.Markdown(check.All)
+	got, err := os.ReadFile(path)
+	if string(got) == want {
+		return
+	}
+	if *checktest.Update {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("%v (run go test ./lang/check -update)", err)
+	}
+	t.Errorf("%s is out of date: run go test ./lang/check -update", path)
+}
+
+func TestExplain(t *testing.T) {
+	text, ok := check.Explain("unknown-step-ref")
+	if !ok || text == "" {
+		t.Fatal("no explanation for unknown-step-ref")
+	}
+	if _, ok := check.Explain("no-such-code"); ok {
+		t.Error("an unknown code has an explanation")
+	}
+}

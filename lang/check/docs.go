@@ -1,0 +1,81 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DocsURL is where the generated reference (docs/diagnostics.md) is published;
+// a code's entry is at DocsURL + "#" + code.
+const DocsURL = "https://github.com/lobsterdev/lobster/blob/main/docs/diagnostics.md"
+
+// Explain is the documentation of one code, as `lobster check --explain`
+// prints it, or false for an unknown code.
+func Explain(code string) (string, bool) {
+	a := Lookup(code)
+	if a == nil {
+		return "", false
+	}
+	var b strings.Builder
+	writeEntry(&b, a, false)
+	return b.String(), true
+}
+
+// Markdown renders the reference of every code, in the order of analyzers:
+// this is docs/diagnostics.md.
+func Markdown(analyzers []*Analyzer) string {
+	var b strings.Builder
+	b.WriteString("# Diagnostics reference\n\n")
+	b.WriteString("<!-- Generated from lang/check (go test ./lang/check -update); do not edit. -->\n\n")
+	b.WriteString("Every finding of `lobster check` and of the language server has one of these codes. ")
+	b.WriteString("`lobster check --explain CODE` prints an entry. Suppress a finding with ")
+	b.WriteString("`# lobster-ignore: CODE reason` on its line or the line above, or for a whole file with ")
+	b.WriteString("`# lobster-ignore-file: CODE reason`.\n\n")
+	b.WriteString("| code | severity | what it catches |\n|---|---|---|\n")
+	for _, a := range analyzers {
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", a.Name, a.Name, a.Severity, a.Summary)
+	}
+	b.WriteString("\n")
+	for _, a := range analyzers {
+		writeEntry(&b, a, true)
+	}
+	return b.String()
+}
+
+func writeEntry(b *strings.Builder, a *Analyzer, markdown bool) {
+	if markdown {
+		fmt.Fprintf(b, "## %s\n\n", a.Name)
+	} else {
+		fmt.Fprintf(b, "%s\n\n", a.Name)
+	}
+	fmt.Fprintf(b, "Default severity: %s. %s\n\n", a.Severity, sentence(a.Summary))
+	if a.Doc != "" {
+		b.WriteString(strings.TrimSpace(a.Doc) + "\n\n")
+	}
+	if a.Run == nil {
+		b.WriteString("Reported by the parser.\n\n")
+	}
+	example := func(title, text string) {
+		if strings.TrimSpace(text) == "" {
+			return
+		}
+		fmt.Fprintf(b, "%s:\n\n```yaml\n%s\n```\n\n", title, strings.Trim(text, "\n"))
+	}
+	example("Reported", a.Bad)
+	example("Instead", a.Good)
+	if a.Fix != "" {
+		fmt.Fprintf(b, "Fix: %s\n\n", sentence(a.Fix))
+	}
+}
+
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
