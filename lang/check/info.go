@@ -1,6 +1,7 @@
 package check
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -16,10 +17,13 @@ type Info struct {
 	ByID  map[string][]*StepInfo
 	Args  []*ast.Field          // declared args, in order
 	ArgBy map[string]*ast.Field // declared args by name
-	Refs  []*RefSite            // every reference token, in source order
-	Vars  []*VarSite            // every shell parameter expansion, in source order
+	Refs  []RefSite             // every reference token, in source order
+	Vars  []VarSite             // every shell parameter expansion, in source order
 
-	envNames map[string]bool // see EnvNames
+	envNames map[string]bool   // see EnvNames
+	suggest  map[string]string // see SuggestID
+	allIDs   []string
+	loopVars map[string]*StepInfo // loop variable name → its first loop
 }
 
 // StepInfo places a step in the workflow.
@@ -103,7 +107,7 @@ type VarSite struct {
 
 // NewInfo indexes a parsed file.
 func NewInfo(f *ast.File) *Info {
-	in := &Info{File: f, ByID: map[string][]*StepInfo{}, ArgBy: map[string]*ast.Field{}}
+	in := &Info{File: f, ByID: map[string][]*StepInfo{}, ArgBy: map[string]*ast.Field{}, loopVars: map[string]*StepInfo{}}
 	w := f.Workflow
 	if w == nil {
 		return in
@@ -150,6 +154,11 @@ func (in *Info) addStep(s *ast.Step, parent *StepInfo, top int) *StepInfo {
 		if v := stringValue(s.IndexVar); v != "" {
 			si.IndexVar = v
 		}
+		for _, v := range []string{si.ItemVar, si.IndexVar} {
+			if in.loopVars[v] == nil {
+				in.loopVars[v] = si
+			}
+		}
 	}
 	for _, f := range s.Fields {
 		in.addField(si, f)
@@ -188,7 +197,7 @@ func (in *Info) addField(s *StepInfo, f *ast.Field) {
 	case *ast.Shell:
 		in.addRefs(s, f, v.Refs, InShell)
 		for _, sv := range v.Vars {
-			in.Vars = append(in.Vars, &VarSite{Var: sv, Step: s, Field: f})
+			in.Vars = append(in.Vars, VarSite{Var: sv, Step: s, Field: f})
 		}
 	case *ast.Pipeline:
 		in.addRefs(s, f, v.Refs, InPipeline)
@@ -196,7 +205,7 @@ func (in *Info) addField(s *StepInfo, f *ast.Field) {
 		if v.Expr != nil {
 			ast.Inspect(v.Expr, func(n ast.Node) bool {
 				if r, ok := n.(*ast.StepRef); ok {
-					in.Refs = append(in.Refs, &RefSite{Ref: r, Step: s, Field: f, Context: InCondition})
+					in.Refs = append(in.Refs, RefSite{Ref: r, Step: s, Field: f, Context: InCondition})
 					return false
 				}
 				return n != nil
@@ -235,7 +244,7 @@ func (in *Info) addTemplates(s *StepInfo, f *ast.Field, ctx RefContext) {
 
 func (in *Info) addRefs(s *StepInfo, f *ast.Field, refs []ast.Ref, ctx RefContext) {
 	for _, r := range refs {
-		in.Refs = append(in.Refs, &RefSite{Ref: r, Step: s, Field: f, Context: ctx})
+		in.Refs = append(in.Refs, RefSite{Ref: r, Step: s, Field: f, Context: ctx})
 	}
 }
 
@@ -265,13 +274,13 @@ type Visibility int
 
 // Visibilities.
 const (
-	Visible      Visibility = iota // a step that has run before this point, or an in-scope loop variable
-	Unknown                        // no step, branch, sub-step or loop variable has this id
-	Self                           // the step itself
-	Later                          // a step that runs later
-	OutOfScope                     // a sub-step or loop variable used outside its loop
-	SiblingBranch                  // another branch of the same parallel step
-	WorkflowLevel                  // workflow env: evaluated for each step; any step may be meant
+	Visible       Visibility = iota // a step that has run before this point, or an in-scope loop variable
+	Unknown                         // no step, branch, sub-step or loop variable has this id
+	Self                            // the step itself
+	Later                           // a step that runs later
+	OutOfScope                      // a sub-step or loop variable used outside its loop
+	SiblingBranch                   // another branch of the same parallel step
+	WorkflowLevel                   // workflow env: evaluated for each step; any step may be meant
 )
 
 // Resolution is the result of [Info.Resolve].
@@ -281,17 +290,11 @@ type Resolution struct {
 	LoopVar    bool      // the id is a loop variable of Target
 }
 
-// Resolve finds what id names at a reference site.
+// Resolve finds what id names at a reference site. It takes constant time
+// for a given id (definitions are indexed), so checking a file is linear.
 func (in *Info) Resolve(site *StepInfo, id string) Resolution {
-	if site == nil {
-		// Workflow-level env and cwd: evaluated for every step.
-		if t := in.firstTop(id); t != nil {
-			return Resolution{Visibility: WorkflowLevel, Target: t}
-		}
-		return in.unknownOrScoped(id)
-	}
-	// Inside a loop: loop variables and earlier sub-steps of the same loop.
-	if loop := enclosingLoop(site); loop != nil {
+	// Inside a loop: loop variables and the sub-steps of the same loop.
+	if loop := siteLoop(site); loop != nil {
 		if id == loop.ItemVar || id == loop.IndexVar {
 			return Resolution{Visibility: Visible, Target: loop, LoopVar: true}
 		}
@@ -309,7 +312,11 @@ func (in *Info) Resolve(site *StepInfo, id string) Resolution {
 			}
 		}
 	}
-	if site.Parent != nil && site.Parent.Step.Parallel != nil {
+	// Inside a parallel block: the step itself and the sibling branches.
+	if site != nil && site.Parent != nil && site.Parent.Step.Parallel != nil {
+		if site.Parent.ID == id {
+			return Resolution{Visibility: Self, Target: site.Parent}
+		}
 		for _, b := range site.Parent.Children {
 			if b.ID != id {
 				continue
@@ -319,51 +326,35 @@ func (in *Info) Resolve(site *StepInfo, id string) Resolution {
 			}
 			return Resolution{Visibility: SiblingBranch, Target: b}
 		}
-		if site.Parent.ID == id {
-			return Resolution{Visibility: Self, Target: site.Parent}
+	}
+	def := in.topLevelDef(id)
+	if def == nil {
+		return in.unknownOrScoped(id)
+	}
+	if site == nil {
+		// Workflow-level env and cwd: evaluated for every step.
+		return Resolution{Visibility: WorkflowLevel, Target: def}
+	}
+	switch {
+	case def == site:
+		return Resolution{Visibility: Self, Target: def}
+	case def.Top < site.Top:
+		return Resolution{Visibility: Visible, Target: def}
+	case def.Top == site.Top && def.Parent == nil:
+		return Resolution{Visibility: Self, Target: def} // a loop or parallel step named from inside
+	default:
+		return Resolution{Visibility: Later, Target: def}
+	}
+}
+
+// topLevelDef is the first top-level step or parallel branch with the id.
+func (in *Info) topLevelDef(id string) *StepInfo {
+	for _, s := range in.ByID[id] {
+		if s.Parent == nil || s.Parent.Step.Parallel != nil {
+			return s
 		}
 	}
-	top := in.Top[site.Top]
-	if top.ID == id && site.Parent == nil {
-		return Resolution{Visibility: Self, Target: top}
-	}
-	for i := 0; i < site.Top; i++ {
-		t := in.Top[i]
-		if t.ID == id {
-			return Resolution{Visibility: Visible, Target: t}
-		}
-		if t.Step.Parallel != nil {
-			for _, b := range t.Children {
-				if b.ID == id {
-					return Resolution{Visibility: Visible, Target: b}
-				}
-			}
-		}
-	}
-	if top.ID == id {
-		return Resolution{Visibility: Self, Target: top}
-	}
-	if top.Step.Parallel != nil {
-		for _, b := range top.Children {
-			if b.ID == id {
-				return Resolution{Visibility: Later, Target: b}
-			}
-		}
-	}
-	for i := site.Top + 1; i < len(in.Top); i++ {
-		t := in.Top[i]
-		if t.ID == id {
-			return Resolution{Visibility: Later, Target: t}
-		}
-		if t.Step.Parallel != nil {
-			for _, b := range t.Children {
-				if b.ID == id {
-					return Resolution{Visibility: Later, Target: b}
-				}
-			}
-		}
-	}
-	return in.unknownOrScoped(id)
+	return nil
 }
 
 // ResolveSite resolves a reference site's id. A loop's own env is templated
@@ -405,32 +396,43 @@ func (in *Info) firstTop(id string) *StepInfo {
 // unknownOrScoped tells a sub-step or loop variable used outside its loop
 // from an id that names nothing.
 func (in *Info) unknownOrScoped(id string) Resolution {
-	for _, s := range in.Steps {
-		if s.IsLoop() && (s.ItemVar == id || s.IndexVar == id) {
-			return Resolution{Visibility: OutOfScope, Target: s, LoopVar: true}
-		}
-		if s.Parent != nil && s.Parent.IsLoop() && s.ID == id {
+	if loop := in.loopVars[id]; loop != nil {
+		return Resolution{Visibility: OutOfScope, Target: loop, LoopVar: true}
+	}
+	for _, s := range in.ByID[id] {
+		if s.Parent != nil && s.Parent.IsLoop() {
 			return Resolution{Visibility: OutOfScope, Target: s}
 		}
 	}
 	return Resolution{Visibility: Unknown}
 }
 
-// VisibleIDs lists the ids a reference at site may name, for did-you-mean.
-func (in *Info) VisibleIDs(site *StepInfo) []string {
-	var ids []string
-	for _, s := range in.Steps {
-		if s.ID == "" {
-			continue
+// SuggestID proposes a visible id close to an unknown one, for did-you-mean,
+// or "". Suggestions are computed once per id over all ids of the file, then
+// checked for visibility at the site.
+func (in *Info) SuggestID(site *StepInfo, id string) string {
+	if in.suggest == nil {
+		in.suggest = map[string]string{}
+		for name := range in.ByID {
+			in.allIDs = append(in.allIDs, name)
 		}
-		if r := in.Resolve(site, s.ID); r.Visibility == Visible || r.Visibility == WorkflowLevel {
-			ids = append(ids, s.ID)
+		for name := range in.loopVars {
+			in.allIDs = append(in.allIDs, name)
 		}
+		sort.Strings(in.allIDs)
 	}
-	if loop := siteLoop(site); loop != nil {
-		ids = append(ids, loop.ItemVar, loop.IndexVar)
+	near, ok := in.suggest[id]
+	if !ok {
+		near = Suggest(id, in.allIDs)
+		in.suggest[id] = near
 	}
-	return ids
+	if near == "" {
+		return ""
+	}
+	if v := in.Resolve(site, near).Visibility; v != Visible && v != WorkflowLevel {
+		return ""
+	}
+	return near
 }
 
 func siteLoop(site *StepInfo) *StepInfo {

@@ -125,7 +125,7 @@ func applySuppressions(f *ast.File, diags []source.Diagnostic) []source.Diagnost
 				kept = append(kept, source.Diagnostic{
 					File: f.Src.Name, Range: rng, Severity: source.Info, Code: "unused-suppression",
 					Message: "the suppression of " + quote(code) + " matches no finding; remove it",
-					Fixes: []source.Fix{{Message: "Remove the suppression", Edits: []source.Edit{{Range: rng}}}},
+					Fixes:   []source.Fix{{Message: "Remove the suppression", Edits: []source.Edit{{Range: rng}}}},
 				})
 			}
 		}

@@ -84,7 +84,8 @@ reaches the program as written.`,
 }
 
 func runUnknownStepRef(p *Pass) {
-	for _, rs := range p.Info.Refs {
+	for i := range p.Info.Refs {
+		rs := &p.Info.Refs[i]
 		r, ok := rs.Ref.(*ast.StepRef)
 		if !ok || rs.Context == InCwd {
 			continue
@@ -93,7 +94,7 @@ func runUnknownStepRef(p *Pass) {
 			continue
 		}
 		text := refText(r)
-		near := Suggest(r.ID, p.Info.VisibleIDs(rs.Step))
+		near := p.Info.SuggestID(rs.Step, r.ID)
 		var d source.Diagnostic
 		switch {
 		case rs.Context.Strict():
@@ -142,7 +143,8 @@ stdin the run fails with "Unknown step reference".`,
 }
 
 func runForwardStepRef(p *Pass) {
-	for _, rs := range p.Info.Refs {
+	for i := range p.Info.Refs {
+		rs := &p.Info.Refs[i]
 		r, ok := rs.Ref.(*ast.StepRef)
 		if !ok || rs.Context == InCwd {
 			continue
@@ -184,7 +186,8 @@ var OutOfScopeRef = &Analyzer{
 }
 
 func runOutOfScopeRef(p *Pass) {
-	for _, rs := range p.Info.Refs {
+	for i := range p.Info.Refs {
+		rs := &p.Info.Refs[i]
 		r, ok := rs.Ref.(*ast.StepRef)
 		if !ok || rs.Context == InCwd {
 			continue
