@@ -28,9 +28,13 @@ type Analyzer struct {
 type Pass struct {
 	Analyzer *Analyzer
 	File     *ast.File
-	Info     *Info // facts shared by all analyzers, computed once per file
+	Info     *Info   // facts shared by all analyzers, computed once per file
+	Options  Options // where the file is and how to read the files it refers to
 	report   func(source.Diagnostic)
 }
+
+// ReadFile reads a file the workflow refers to.
+func (p *Pass) ReadFile(path string) ([]byte, error) { return p.Options.readFile(path) }
 
 // Src is the file's source, for converting spans and reading text.
 func (p *Pass) Src() *source.File { return p.File.Src }

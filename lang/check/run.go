@@ -2,31 +2,53 @@ package check
 
 import (
 	"fmt"
+	"os"
 	"runtime/debug"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
+// Options configure a run.
+type Options struct {
+	// Path is where the file is on disk, for resolving relative workflow:
+	// paths (the directory of the calling file, WF §2.7); "" when unknown.
+	Path string
+	// ReadFile reads files the workflow refers to; nil means os.ReadFile.
+	ReadFile func(path string) ([]byte, error)
+}
+
+func (o Options) readFile(path string) ([]byte, error) {
+	if o.ReadFile != nil {
+		return o.ReadFile(path)
+	}
+	return os.ReadFile(path)
+}
+
 // Run runs the analyzers over a parsed file and returns their findings
 // together with the parser's, with suppression comments applied and sorted.
 // An analyzer that panics is reported as an internal-error diagnostic; the
 // others still run.
 func Run(f *ast.File, parseDiags []source.Diagnostic, analyzers []*Analyzer) []source.Diagnostic {
+	return RunWith(f, parseDiags, analyzers, Options{Path: f.Src.Name})
+}
+
+// RunWith is Run with options.
+func RunWith(f *ast.File, parseDiags []source.Diagnostic, analyzers []*Analyzer, opts Options) []source.Diagnostic {
 	info := NewInfo(f)
 	diags := append([]source.Diagnostic(nil), parseDiags...)
 	for _, a := range analyzers {
 		if a.Run == nil {
 			continue
 		}
-		diags = append(diags, runOne(a, f, info)...)
+		diags = append(diags, runOne(a, f, info, opts)...)
 	}
 	diags = applySuppressions(f, diags)
 	source.Sort(diags)
 	return diags
 }
 
-func runOne(a *Analyzer, f *ast.File, info *Info) (diags []source.Diagnostic) {
+func runOne(a *Analyzer, f *ast.File, info *Info, opts Options) (diags []source.Diagnostic) {
 	defer func() {
 		if r := recover(); r != nil {
 			diags = append(diags, source.Diagnostic{
@@ -35,7 +57,7 @@ func runOne(a *Analyzer, f *ast.File, info *Info) (diags []source.Diagnostic) {
 			})
 		}
 	}()
-	pass := &Pass{Analyzer: a, File: f, Info: info, report: func(d source.Diagnostic) { diags = append(diags, d) }}
+	pass := &Pass{Analyzer: a, File: f, Info: info, Options: opts, report: func(d source.Diagnostic) { diags = append(diags, d) }}
 	a.Run(pass)
 	return diags
 }

@@ -1,0 +1,4 @@
+package check
+
+// compositionRules check workflow: composition across files (lint-rules.md §6, second part).
+var compositionRules = []*Analyzer{}

@@ -1,0 +1,4 @@
+package check
+
+// loopRules check for_each, parallel and composition-free loop rules (lint-rules.md §6, first part).
+var loopRules = []*Analyzer{}

@@ -1,0 +1,4 @@
+package check
+
+// policyRules check retry, timeout, on_error and cost (lint-rules.md §8).
+var policyRules = []*Analyzer{}

@@ -1,0 +1,8 @@
+package check
+
+// referenceRules check $id.path and ${…} references (lint-rules.md §2).
+var referenceRules = []*Analyzer{
+	UnknownStepRef,
+	ForwardStepRef,
+	OutOfScopeRef,
+}

@@ -1,0 +1,4 @@
+package check
+
+// securityRules check security footguns (lint-rules.md §9).
+var securityRules = []*Analyzer{}
