@@ -22,6 +22,10 @@ type Analyzer struct {
 	// parser (YAML and the reference's load-time rules), which are listed
 	// for their documentation.
 	Run func(*Pass)
+	// Supersedes lists more general codes that this rule refines: a finding
+	// of one of them that starts where a finding of this rule starts is
+	// dropped (condition-arg-ref refines the parser's condition-syntax).
+	Supersedes []string
 }
 
 // Pass is one analyzer's run over one file.

@@ -43,9 +43,46 @@ func RunWith(f *ast.File, parseDiags []source.Diagnostic, analyzers []*Analyzer,
 		}
 		diags = append(diags, runOne(a, f, info, opts)...)
 	}
+	diags = dropSuperseded(diags, analyzers)
 	diags = applySuppressions(f, diags)
 	source.Sort(diags)
 	return diags
+}
+
+// dropSuperseded removes findings refined by a more specific rule at the
+// same place (see Analyzer.Supersedes).
+func dropSuperseded(diags []source.Diagnostic, analyzers []*Analyzer) []source.Diagnostic {
+	type key struct {
+		code   string
+		offset int
+	}
+	var refined map[key]bool
+	for _, a := range analyzers {
+		if len(a.Supersedes) == 0 {
+			continue
+		}
+		for _, d := range diags {
+			if d.Code != a.Name {
+				continue
+			}
+			if refined == nil {
+				refined = map[key]bool{}
+			}
+			for _, general := range a.Supersedes {
+				refined[key{general, d.Range.Start.Offset}] = true
+			}
+		}
+	}
+	if refined == nil {
+		return diags
+	}
+	kept := diags[:0]
+	for _, d := range diags {
+		if !refined[key{d.Code, d.Range.Start.Offset}] {
+			kept = append(kept, d)
+		}
+	}
+	return kept
 }
 
 func runOne(a *Analyzer, f *ast.File, info *Info, opts Options) (diags []source.Diagnostic) {
