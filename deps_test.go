@@ -30,7 +30,8 @@ var layers = []struct {
 	{"lang/source", nil},
 	{"lang/ast", []string{"lang/source"}},
 	{"lang/parser", []string{"lang/source", "lang/ast"}},
-	{"lang/check", []string{"lang/source", "lang/ast", "lang/parser"}},
+	{"lang/commands", []string{"lang/source", "lang/ast"}},
+	{"lang/check", []string{"lang/source", "lang/ast", "lang/parser", "lang/commands"}},
 	{"runtime", []string{"lang/"}},
 	{"lsp", []string{"lang/", "runtime"}},
 }

@@ -30,11 +30,14 @@ PATH "-" reads one file from standard input.
 
 Flags (they may also follow the paths; "--" ends the flags):
 
-  --format text|json
+  --format text|json|sarif|github
         output format (default text). text prints
             file:line:col: severity: message [code]
         with the source line and the range underlined; json prints one
-        JSON array of all findings, sorted by file and position
+        JSON array of all findings, sorted by file and position; sarif
+        prints a SARIF 2.1.0 log (for code scanning); github prints
+        GitHub Actions workflow commands (::error file=...::message), which
+        a workflow run shows as annotations
   --color auto|always|never
         colour the text output (default auto: only when standard output
         is a terminal, NO_COLOR is not set and TERM is not "dumb")
@@ -43,12 +46,21 @@ Flags (they may also follow the paths; "--" ends the flags):
         a name ending in .json is parsed as JSON
   --explain CODE
         print the documentation of a diagnostic code and exit
+  --fix
+        apply the first fix of each finding to the files in place, report
+        on standard error how many were applied, then report the findings
+        that remain. Fixes that overlap an earlier one are left for the
+        next run. Standard input cannot be fixed in place (use --diff)
+  --diff
+        print the changes --fix would make as a unified diff, instead of
+        the findings, and change no file
 
 Exit codes:
 
-  0  no finding of error severity
+  0  no finding of error severity (with --fix: none left after fixing;
+     with --diff: none in the files as they are)
   1  at least one finding of error severity
-  2  usage error, or a file that cannot be read
+  2  usage error, or a file that cannot be read (or, with --fix, written)
   3  internal failure (the checker crashed on a file, or the output
      could not be written)
 `
@@ -59,6 +71,8 @@ type checkFlags struct {
 	color         string
 	stdinFilename string
 	explain       string
+	fix           bool
+	diff          bool
 }
 
 // parseInterleaved parses args with fs, allowing flags after positional
@@ -91,10 +105,12 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 	var opts checkFlags
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&opts.format, "format", "text", "output `format`: text or json")
+	fs.StringVar(&opts.format, "format", "text", "output `format`: text, json, sarif or github")
 	fs.StringVar(&opts.color, "color", "auto", "colour the text output: auto, always or never")
 	fs.StringVar(&opts.stdinFilename, "stdin-filename", "<stdin>", "the `name` of the file read from \"-\"")
 	fs.StringVar(&opts.explain, "explain", "", "print the documentation of a diagnostic `code`")
+	fs.BoolVar(&opts.fix, "fix", false, "apply the fixes to the files")
+	fs.BoolVar(&opts.diff, "diff", false, "print the fixes as a unified diff instead of applying them")
 	usageErr := func(format string, args ...any) int {
 		if format != "" {
 			fmt.Fprintf(stderr, "lobster check: "+format+"\n", args...)
@@ -111,8 +127,10 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 		}
 		return usageErr("")
 	}
-	if opts.format != "text" && opts.format != "json" {
-		return usageErr("invalid --format %q: want text or json", opts.format)
+	switch opts.format {
+	case "text", "json", "sarif", "github":
+	default:
+		return usageErr("invalid --format %q: want text, json, sarif or github", opts.format)
 	}
 	if opts.color != "auto" && opts.color != "always" && opts.color != "never" {
 		return usageErr("invalid --color %q: want auto, always or never", opts.color)
@@ -134,6 +152,15 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 	}
 	if len(paths) == 0 {
 		return usageErr("no paths given")
+	}
+	if opts.fix && opts.diff {
+		return usageErr("--fix and --diff exclude each other: --diff shows what --fix would do")
+	}
+	if opts.diff && opts.format != "text" {
+		return usageErr("--diff prints a diff: it takes no --format")
+	}
+	if opts.fix && countStdin(paths) > 0 {
+		return usageErr(`--fix cannot write standard input ("-"): use --diff`)
 	}
 
 	if n := countStdin(paths); n > 1 {
@@ -157,7 +184,18 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 		case r.panicked != "":
 			fmt.Fprintf(stderr, "lobster: internal error checking %s: %s\n", r.name, r.panicked)
 			code = max(code, exitInternal)
-		default:
+		}
+	}
+
+	switch {
+	case opts.diff:
+		return max(code, writeFixDiff(results, stdout, stderr))
+	case opts.fix:
+		code = max(code, applyFixes(analyze, inputs, results, stderr))
+	}
+
+	for _, r := range results {
+		if r.readErr == "" && r.panicked == "" {
 			files[r.name] = r.file
 			diags = append(diags, r.diags...)
 		}
@@ -168,9 +206,14 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 	}
 
 	var werr error
-	if opts.format == "json" {
+	switch opts.format {
+	case "json":
 		werr = source.WriteJSON(stdout, diags)
-	} else {
+	case "sarif":
+		werr = source.WriteSARIF(stdout, withRelatedFiles(files, diags), diags, sarifTool())
+	case "github":
+		werr = source.WriteGitHub(stdout, withRelatedFiles(files, diags), diags)
+	default:
 		werr = source.WriteText(stdout, files, diags, useColor(opts.color, stdout, os.Getenv))
 	}
 	if werr != nil {

@@ -8,6 +8,7 @@
 // The commands are:
 //
 //	check    check workflow files and report problems
+//	schema   print the JSON Schema of workflow files
 //	version  print the lobster version
 //	help     show help for lobster or for a command
 //
@@ -25,13 +26,16 @@
 //
 // The flags are:
 //
-//	--format text|json     output format (default text)
+//	--format text|json|sarif|github
+//	                       output format (default text)
 //	--color auto|always|never
 //	                       colour the text output (default auto: only when
 //	                       standard output is a terminal, NO_COLOR is unset
 //	                       and TERM is not "dumb")
 //	--stdin-filename NAME  the name of the file read from "-" (default <stdin>)
 //	--explain CODE         print the documentation of a diagnostic code
+//	--fix                  apply the first fix of each finding in place
+//	--diff                 print the fixes as a unified diff instead
 //
 // Flags may come before or after the paths; "--" ends the flags.
 //
@@ -42,7 +46,21 @@
 // followed by the source line with the range underlined and by related
 // locations. The json format prints one JSON array of all findings, sorted by
 // file and position, in the shape of the JSON form of the source package's
-// Diagnostic type (documented in README.md).
+// Diagnostic type (documented in README.md). The sarif format prints a SARIF
+// 2.1.0 log (for code scanning), the github format GitHub Actions workflow
+// commands (annotations).
+//
+// --fix applies the first fix of each finding to the files (atomically),
+// reports the number applied on standard error and then reports the findings
+// that remain; --diff prints the same changes as a unified diff and writes
+// nothing.
+//
+// # lobster schema
+//
+//	lobster schema
+//
+// Schema prints the JSON Schema (draft 2020-12) of workflow files, the one
+// committed as schema/lobster.schema.json.
 //
 // # Exit codes
 //
@@ -95,6 +113,7 @@ Usage:
 The commands are:
 
 	check    check workflow files and report problems
+	schema   print the JSON Schema of workflow files
 	version  print the lobster version
 	help     show help for lobster or for a command
 
@@ -117,6 +136,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "check":
 		return runCheck(rest, stdin, stdout, stderr)
+	case "schema":
+		return runSchema(rest, stdout, stderr)
 	case "version", "--version":
 		return runVersion(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -130,6 +151,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 // helpTexts holds the help of each command, for "lobster help <command>".
 var helpTexts = map[string]string{
 	"check":   checkHelp,
+	"schema":  schemaHelp,
 	"version": versionHelp,
 	"help":    helpHelp,
 }

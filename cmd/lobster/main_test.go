@@ -11,10 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-var (
-	update  = flag.Bool("update", os.Getenv("LOBSTER_UPDATE") != "", "rewrite the expected output in testdata/script/*.txtar")
-	pending = flag.Bool("pending", false, "also run testdata/script-pending/*.txtar (scripts that wait for a feature)")
-)
+var update = flag.Bool("update", os.Getenv("LOBSTER_UPDATE") != "", "rewrite the expected output in testdata/script/*.txtar")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
@@ -24,17 +21,6 @@ func TestMain(m *testing.M) {
 
 func TestScripts(t *testing.T) {
 	testscript.Run(t, scriptParams("testdata/script"))
-}
-
-// TestPendingScripts runs the scripts that wait for a feature (such as a
-// checker rule): they are expected to fail until then, so they run only with
-// -pending or LOBSTER_TEST_PENDING=1. Move a script to testdata/script once it
-// passes.
-func TestPendingScripts(t *testing.T) {
-	if !*pending && os.Getenv("LOBSTER_TEST_PENDING") != "1" {
-		t.Skip("pending scripts run with -pending or LOBSTER_TEST_PENDING=1")
-	}
-	testscript.Run(t, scriptParams("testdata/script-pending"))
 }
 
 func scriptParams(dir string) testscript.Params {

@@ -1,4 +1,20 @@
 package check
 
 // approvalRules check approval gates and input steps (lint-rules.md §5).
-var approvalRules = []*Analyzer{}
+var approvalRules = []*Analyzer{
+	ApprovalAfterAction,
+	ApprovalNotAGate,
+	ApprovalYAMLWord,
+	ApprovalFieldType,
+	ApprovalEmptyPrompt,
+	NegatedApprovalBranch,
+	ApprovalBypassable,
+	ApprovalDataOverride,
+	ApprovalIdentityConflict,
+	DifferentApproverNoInitiator,
+	ApprovalWithoutContext,
+	ApproveStageInPipeline,
+	RequestInputInLoopOrBranch,
+	GateTimeoutIneffective,
+	InputDefaultsMismatch,
+}

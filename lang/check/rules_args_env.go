@@ -1,4 +1,22 @@
 package check
 
-// argEnvRules check args and environment (lint-rules.md §3).
-var argEnvRules = []*Analyzer{}
+// argEnvRules check args and environment (lint-rules.md §3). Their helpers
+// are in argenvhelpers.go.
+var argEnvRules = []*Analyzer{
+	UndeclaredArg,
+	ArgWithoutDefaultUsed,
+	ShellDefaultOnArg,
+	StructuredArgInTemplate,
+	ArgDefNotMapping,
+	UnusedArg,
+	ArgEnvCollision,
+	EnvNotMapping,
+	EnvNonStringValue,
+	EnvValueShellVar,
+	InvalidEnvName,
+	NonexistentLobsterEnv,
+	EnvOverridesLobsterVar,
+	CwdRelative,
+	CwdNotExpanded,
+	AbsolutePath,
+}

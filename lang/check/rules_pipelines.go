@@ -1,4 +1,26 @@
 package check
 
 // pipelineRules check pipeline text and shell text (lint-rules.md §7).
-var pipelineRules = []*Analyzer{}
+var pipelineRules = []*Analyzer{
+	LobsterCommandInRun,
+	ShimInRun,
+	UnknownPipelineCommand,
+	UnknownCommandFlag,
+	MissingRequiredFlag,
+	InvalidFlagValue,
+	FlagSwallowsArgument,
+	DashdashPositional,
+	BooleanFlagFalse,
+	EmptyQuotedArg,
+	UnquotedEscape,
+	IgnoredPositional,
+	WhereExpressionInvalid,
+	WhereOddOperator,
+	ExecShellIgnoredArgs,
+	ExecImplicitShell,
+	TemplateFilterPipeUnquoted,
+	StepRefInPipelineText,
+	StderrMergedIntoOutput,
+	FoldedScalarShell,
+	BashismInSh,
+}

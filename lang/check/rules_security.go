@@ -1,4 +1,10 @@
 package check
 
 // securityRules check security footguns (lint-rules.md §9).
-var securityRules = []*Analyzer{}
+var securityRules = []*Analyzer{
+	ArgSplicedIntoShell,
+	StepOutputSplicedIntoShell,
+	HardcodedSecret,
+	OpenclawTokenRemoteURL,
+	LobsterShellOverride,
+}

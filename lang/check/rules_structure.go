@@ -1,4 +1,18 @@
 package check
 
 // structureRules check the structure of the file: keys, dialects, ignored fields (lint-rules.md §1).
-var structureRules = []*Analyzer{}
+var structureRules = []*Analyzer{
+	YAMLUnusedAnchor,
+	UnknownKey,
+	MetadataKey,
+	DuplicateKeySpelling,
+	PreferCanonicalKey,
+	RunAndCommand,
+	WhenAndCondition,
+	BlankExecution,
+	IgnoredStdin,
+	OrphanLoopFields,
+	IgnoredStepPolicy,
+	ForeignDialect,
+	MustacheSyntax,
+}

@@ -209,7 +209,32 @@ func (b *builder) listItem(it ast.Value, ctx ast.StepContext) ast.Value {
 func (b *builder) step(m *ast.Mapping, ctx ast.StepContext) *ast.Step {
 	s := &ast.Step{Context: ctx}
 	s.Object = b.objectFunc(m, func(name string) **ast.Field { return stepSlot(s, name) }, b.stepValue)
+	b.reportCondition(s)
 	return s
+}
+
+// reportCondition reports a syntax error in the condition the runtime
+// evaluates: `when`, else `condition` (when wins when both are set), and none
+// on parallel branches, which never evaluate one (WF §2.8, §2.10).
+func (b *builder) reportCondition(s *ast.Step) {
+	if s.Context == ast.BranchStep {
+		return
+	}
+	f := s.When
+	if f == nil {
+		f = s.Condition
+	}
+	if f == nil {
+		return
+	}
+	c, ok := f.Value.(*ast.Condition)
+	if !ok || c.Err == nil {
+		return
+	}
+	b.diags = append(b.diags, source.Diagnostic{
+		File: b.file.Name, Range: b.file.RangeOf(c.Err.Span), Severity: source.Error, Code: "condition-syntax",
+		Message: fmt.Sprintf("invalid condition: %s; the reference fails at run time with \"Unsupported condition: %s\"", c.Err.Msg, strings.TrimSpace(c.Scalar.Text)),
+	})
 }
 
 // stepSlot is the field of s that receives the key name, or nil for a key
@@ -337,14 +362,7 @@ func (b *builder) stepValue(name string, v ast.Value) ast.Value {
 		}
 	case "when", "condition":
 		if s, ok := asString(v); ok {
-			c := parseCondition(b.file, s)
-			if c.Err != nil {
-				b.diags = append(b.diags, source.Diagnostic{
-					File: b.file.Name, Range: b.file.RangeOf(c.Err.Span), Severity: source.Error, Code: "condition-syntax",
-					Message: fmt.Sprintf("invalid condition: %s; the reference fails at run time with \"Unsupported condition: %s\"", c.Err.Msg, strings.TrimSpace(s.Text)),
-				})
-			}
-			return c
+			return parseCondition(b.file, s)
 		}
 	}
 	return nil

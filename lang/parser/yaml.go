@@ -310,9 +310,15 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 			r.skipLine()
 		}
 	case c == '|' || c == '>':
-		st, _ := scanBlockScalar(r.src, start, parentIndent)
+		st, h := scanBlockScalar(r.src, start, parentIndent)
 		if st.err != "" {
 			r.syntaxError(st.errPos, st.errEnd, "%s", st.err)
+		}
+		// A comment after the header ("run: | # note") is a real comment.
+		r.pos = h.end
+		r.skipBlanks()
+		if r.at(r.pos) == '#' && r.pos > h.end {
+			r.skipComment()
 		}
 		style := ast.LiteralBlock
 		if c == '>' {
@@ -679,6 +685,9 @@ func (r *yamlReader) flowOrPlainScalar(p props, ctx plainContext) ast.Value {
 	case '\'':
 		st, style = scanSingleQuoted(r.src, start), ast.SingleQuoted
 	default:
+		if start >= len(r.src) {
+			return r.emptyAt(start, p)
+		}
 		if !canStartPlain(r.src, start, ctx.flow) {
 			end := start + 1
 			r.syntaxError(start, end, "unexpected character %q", string(r.src[start]))

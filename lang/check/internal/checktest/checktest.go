@@ -63,7 +63,7 @@ func runFile(t *testing.T, path string, a *check.Analyzer) {
 		t.Fatal(err)
 	}
 	f, parseDiags := parser.Parse(filepath.Base(path), src)
-	diags := check.Run(f, parseDiags, []*check.Analyzer{a})
+	diags := check.RunWith(f, parseDiags, []*check.Analyzer{a}, check.Options{Path: path})
 	var wants []*want
 	for _, c := range f.Comments {
 		m := wantPattern.FindStringSubmatch(c.Text)

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// fixPlan is the edits that --fix makes in one file: the first fix of each
+// finding, less the fixes that overlap an earlier one.
+type fixPlan struct {
+	edits   []source.Edit
+	applied int // fixes taken
+	skipped int // fixes left out because they overlap a taken one
+}
+
+// planFixes chooses the edits of one file's findings (in their order, which
+// is by position). The first fix of each finding is taken when none of its
+// edits overlaps an edit already taken; an edit equal to one already taken
+// is not repeated. Findings reported in another file, and fixes whose edits
+// lie outside src, are left out. (Fixes are not yet tagged safe or unsafe:
+// all are applied.)
+func planFixes(name string, src []byte, diags []source.Diagnostic) fixPlan {
+	var p fixPlan
+	for _, d := range diags {
+		if d.File != name || len(d.Fixes) == 0 || len(d.Fixes[0].Edits) == 0 {
+			continue
+		}
+		var add []source.Edit
+		ok := true
+	edits:
+		for _, e := range d.Fixes[0].Edits {
+			s, t := e.Range.Start.Offset, e.Range.End.Offset
+			if s < 0 || t < s || t > len(src) {
+				ok = false
+				break
+			}
+			for _, prev := range p.edits {
+				if prev.Range.Span() == e.Range.Span() && prev.NewText == e.NewText {
+					continue edits // the same edit, from another finding
+				}
+				if editsConflict(prev, e) {
+					ok = false
+					break edits
+				}
+			}
+			for _, prev := range add {
+				if editsConflict(prev, e) {
+					ok = false
+					break edits
+				}
+			}
+			add = append(add, e)
+		}
+		if !ok {
+			p.skipped++
+			continue
+		}
+		p.edits = append(p.edits, add...)
+		p.applied++
+	}
+	return p
+}
+
+// editsConflict reports whether two edits cannot both be applied: their
+// ranges overlap, or they start at the same offset (two insertions there,
+// or an insertion before a replacement, have no defined order).
+func editsConflict(a, b source.Edit) bool {
+	as, ae := a.Range.Start.Offset, a.Range.End.Offset
+	bs, be := b.Range.Start.Offset, b.Range.End.Offset
+	return as == bs || (as < be && bs < ae)
+}
+
+// fixed returns the text of a checked file with its planned fixes applied,
+// and the plan; ok is false when there is nothing to change.
+func fixed(r result) (out []byte, p fixPlan, ok bool) {
+	if r.readErr != "" || r.panicked != "" || r.file == nil {
+		return nil, p, false
+	}
+	src := r.file.Content
+	p = planFixes(r.name, src, r.diags)
+	if len(p.edits) == 0 {
+		return nil, p, false
+	}
+	out, err := source.ApplyEdits(src, p.edits)
+	if err != nil || bytes.Equal(out, src) {
+		return nil, p, false
+	}
+	return out, p, true
+}
+
+// applyFixes applies the fixes of every checked file in place, checks the
+// changed files again (updating results) and reports the count on stderr. It
+// returns exitInternal when the checker crashes on a fixed file, exitUsage
+// when a file cannot be written, else exitOK.
+func applyFixes(analyze analyzer, inputs []input, results []result, stderr io.Writer) int {
+	code := exitOK
+	applied, skipped, changed := 0, 0, 0
+	for i, r := range results {
+		out, p, ok := fixed(r)
+		skipped += p.skipped
+		if !ok || inputs[i].stdin {
+			continue
+		}
+		if err := writeFileAtomic(inputs[i].path, out); err != nil {
+			fmt.Fprintf(stderr, "lobster: %s: cannot write the fixes: %s\n", r.name, reason(err))
+			code = max(code, exitUsage)
+			continue
+		}
+		applied += p.applied
+		changed++
+		nr := result{name: r.name}
+		nr.file, nr.diags, nr.panicked = checkFile(analyze, r.name, out)
+		if nr.panicked != "" {
+			fmt.Fprintf(stderr, "lobster: internal error checking %s after fixing: %s\n", r.name, nr.panicked)
+			code = max(code, exitInternal)
+		}
+		results[i] = nr
+	}
+	fmt.Fprintf(stderr, "lobster: applied %s in %s\n", plural(applied, "fix", "fixes"), plural(changed, "file", "files"))
+	if skipped > 0 {
+		fmt.Fprintf(stderr, "lobster: %s not applied: %s another; run lobster check --fix again\n",
+			plural(skipped, "fix", "fixes"), overlaps(skipped))
+	}
+	return code
+}
+
+// writeFixDiff prints the changes that --fix would make as a unified diff,
+// with a count on stderr, and returns the exit code of the findings.
+func writeFixDiff(results []result, stdout, stderr io.Writer) int {
+	code := exitOK
+	applied, skipped, changed := 0, 0, 0
+	for _, r := range results {
+		if r.readErr == "" && r.panicked == "" && source.HasErrors(r.diags) {
+			code = exitFindings
+		}
+		out, p, ok := fixed(r)
+		skipped += p.skipped
+		if !ok {
+			continue
+		}
+		if err := source.WriteUnifiedDiff(stdout, r.name, r.name, r.file.Content, out); err != nil {
+			fmt.Fprintf(stderr, "lobster: writing output: %v\n", err)
+			return exitInternal
+		}
+		applied += p.applied
+		changed++
+	}
+	fmt.Fprintf(stderr, "lobster: %s would be applied in %s\n", plural(applied, "fix", "fixes"), plural(changed, "file", "files"))
+	if skipped > 0 {
+		fmt.Fprintf(stderr, "lobster: %s left for a later run: %s another\n",
+			plural(skipped, "fix", "fixes"), overlaps(skipped))
+	}
+	return code
+}
+
+func overlaps(n int) string {
+	if n == 1 {
+		return "it overlaps"
+	}
+	return "they overlap"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// writeFileAtomic replaces the file at path (following symbolic links) with
+// data: it writes a temporary file in the same directory with the mode of the
+// file, syncs it and renames it over the file, so that a reader sees the old
+// text or the new, never a part.
+func writeFileAtomic(path string, data []byte) (err error) {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(target)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".lobster-fix-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(fi.Mode().Perm()); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), target)
+}

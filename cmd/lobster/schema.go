@@ -1,0 +1,48 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/lobsterdev/lobster/lang/schema"
+)
+
+const schemaHelp = `usage: lobster schema
+
+Schema prints the JSON Schema (draft 2020-12) of workflow files, for editors
+and other tools. It describes the keys the runtime reads, their types and
+values, and the step shapes the runtime accepts; keys that the runtime
+ignores are allowed on the workflow, its args, steps, branches and
+sub-steps (lobster check reports them). The same schema is published as
+schema/lobster.schema.json in the repository:
+
+  # yaml-language-server: $schema=https://raw.githubusercontent.com/lobsterdev/lobster/main/schema/lobster.schema.json
+`
+
+func runSchema(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, "usage: lobster schema\n") }
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			fmt.Fprint(stdout, schemaHelp)
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	data, err := schema.Generate()
+	if err != nil {
+		fmt.Fprintf(stderr, "lobster: internal error: %v\n", err)
+		return exitInternal
+	}
+	if _, err := stdout.Write(data); err != nil {
+		fmt.Fprintf(stderr, "lobster: writing output: %v\n", err)
+		return exitInternal
+	}
+	return exitOK
+}

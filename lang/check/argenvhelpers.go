@@ -1,0 +1,480 @@
+package check
+
+import (
+	"iter"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// This file holds the helpers of the args/env rules (lint-rules.md §3) and
+// the security rules (§9). Their names start with "ae" so that they do not
+// collide with other groups'.
+
+// aeMangle is the suffix N of the LOBSTER_ARG_N variable of an arg (WF §3.6):
+// the name trimmed, upper-cased (JavaScript's full case mapping), each run of
+// characters outside [A-Z0-9] replaced by one "_", leading and trailing "_"
+// removed. "" means that no variable is set.
+func aeMangle(name string) string {
+	up := aeUpper(strings.TrimFunc(name, aeJSSpace))
+	var b strings.Builder
+	sep := false
+	for i := 0; i < len(up); i++ {
+		c := up[i]
+		if 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			if sep && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			sep = false
+			b.WriteByte(c)
+			continue
+		}
+		sep = true
+	}
+	return b.String()
+}
+
+// aeUpper is String.prototype.toUpperCase for the common cases: Go's simple
+// mapping plus the special full mappings that yield ASCII letters.
+func aeUpper(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToUpper(s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case 'ß':
+			b.WriteString("SS")
+		case 'ﬀ':
+			b.WriteString("FF")
+		case 'ﬁ':
+			b.WriteString("FI")
+		case 'ﬂ':
+			b.WriteString("FL")
+		case 'ﬃ':
+			b.WriteString("FFI")
+		case 'ﬄ':
+			b.WriteString("FFL")
+		case 'ﬅ', 'ﬆ':
+			b.WriteString("ST")
+		default:
+			b.WriteRune(unicode.ToUpper(r))
+		}
+	}
+	return b.String()
+}
+
+// aeJSSpace is the white space String.prototype.trim removes.
+func aeJSSpace(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' }
+
+// aeArgVar is the LOBSTER_ARG_ variable of an arg, or "" when it has none.
+func aeArgVar(name string) string {
+	if n := aeMangle(name); n != "" {
+		return "LOBSTER_ARG_" + n
+	}
+	return ""
+}
+
+// aeArgByVar maps the suffix N of LOBSTER_ARG_N to the declared arg that
+// sets it; with collisions, the later one (it wins, WF §3.6).
+func aeArgByVar(in *Info) map[string]*ast.Field {
+	m := make(map[string]*ast.Field, len(in.Args))
+	for _, fd := range in.Args {
+		if n := aeMangle(fd.Name()); n != "" {
+			m[n] = fd
+		}
+	}
+	return m
+}
+
+// aeIsRefName reports whether name can be written ${name} and be
+// substituted (WF §3.2: [A-Za-z0-9_-]+).
+func aeIsRefName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '_' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// aeIsAllCaps reports whether a name has letters and none is lower case:
+// the spelling of an environment variable.
+func aeIsAllCaps(name string) bool {
+	letter := false
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z':
+			return false
+		case 'A' <= c && c <= 'Z':
+			letter = true
+		}
+	}
+	return letter
+}
+
+// aeIdentByte reports whether c may appear in a shell variable name.
+func aeIdentByte(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// aeIdentStart reports whether c may start a shell variable name.
+func aeIdentStart(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// aeIdentEnd is the end of the shell variable name that starts at i.
+func aeIdentEnd(text string, i int) int {
+	for i < len(text) && aeIdentByte(text[i]) {
+		i++
+	}
+	return i
+}
+
+// aeScalarOf is the scalar behind a typed string value (*ast.Shell,
+// *ast.Pipeline, *ast.Template, *ast.Condition) or a string *ast.Scalar.
+func aeScalarOf(v ast.Value) *ast.Scalar {
+	switch v := v.(type) {
+	case *ast.Shell:
+		return v.Scalar
+	case *ast.Pipeline:
+		return v.Scalar
+	case *ast.Template:
+		return v.Scalar
+	case *ast.Condition:
+		return v.Scalar
+	case *ast.Scalar:
+		if v.Kind == ast.String {
+			return v
+		}
+	}
+	return nil
+}
+
+// aeDecoded is the decoded offset of a source offset inside a scalar: the
+// smallest decoded offset that starts at or after it.
+func aeDecoded(s *ast.Scalar, src int) int {
+	return sort.Search(len(s.Text)+1, func(i int) bool { return s.Map.Start(i) >= src })
+}
+
+// aeRefLen is the decoded length of a reference token.
+func aeRefLen(r ast.Ref) int {
+	switch r := r.(type) {
+	case *ast.ArgRef:
+		return len(r.Name) + 3
+	case *ast.StepRef:
+		n := 1 + len(r.ID)
+		for _, s := range r.Path {
+			n += 1 + len(s.Name)
+		}
+		return n
+	case *ast.BracedRef:
+		n := 3 + len(r.ID)
+		for _, s := range r.Path {
+			n += 1 + len(s.Name)
+		}
+		return n
+	}
+	return 0
+}
+
+// aeSpan is a decoded byte range [I, J) of a scalar's text.
+type aeSpan struct{ I, J int }
+
+// aeRefSpans are the decoded ranges of a scalar's references, in order.
+func aeRefSpans(s *ast.Scalar, refs []ast.Ref) []aeSpan {
+	if len(refs) == 0 {
+		return nil
+	}
+	out := make([]aeSpan, len(refs))
+	for k, r := range refs {
+		i := aeDecoded(s, r.Pos())
+		j := min(i+aeRefLen(r), len(s.Text))
+		out[k] = aeSpan{i, j}
+	}
+	return out
+}
+
+// aeEnvBlock is an env field and the step that holds it (nil: workflow env).
+type aeEnvBlock struct {
+	Field *ast.Field
+	Step  *StepInfo
+}
+
+// aeEnvBlocks yields the env fields of the file: the workflow's, then the
+// steps' in source order.
+func aeEnvBlocks(in *Info) iter.Seq[aeEnvBlock] {
+	return func(yield func(aeEnvBlock) bool) {
+		if w := in.File.Workflow; w != nil && w.Env != nil {
+			if !yield(aeEnvBlock{Field: w.Env}) {
+				return
+			}
+		}
+		for _, si := range in.Steps {
+			if si.Step.Env != nil {
+				if !yield(aeEnvBlock{Field: si.Step.Env, Step: si}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// aeEnvEntries is the set of the entries of every env mapping, to tell an
+// env value's reference sites from workflow_args ones.
+func aeEnvEntries(in *Info) map[*ast.Field]bool {
+	m := map[*ast.Field]bool{}
+	for b := range aeEnvBlocks(in) {
+		if t, ok := b.Field.Value.(*ast.TemplateMap); ok {
+			for _, e := range t.Fields {
+				m[e] = true
+			}
+		}
+	}
+	return m
+}
+
+// aeEnvSets reports whether the env a step sees sets name explicitly: the
+// workflow env, the step's env, and the env of its loop or parallel step.
+func aeEnvSets(in *Info, si *StepInfo, name string) bool {
+	has := func(f *ast.Field) bool {
+		if f == nil {
+			return false
+		}
+		t, ok := f.Value.(*ast.TemplateMap)
+		return ok && t.Lookup(name) != nil
+	}
+	if w := in.File.Workflow; w != nil && has(w.Env) {
+		return true
+	}
+	for s := si; s != nil; s = s.Parent {
+		if has(s.Step.Env) {
+			return true
+		}
+	}
+	return false
+}
+
+// aeAssigns reports whether a shell text sets a variable itself: NAME=…,
+// for NAME in, read … NAME, export/local NAME. It is a lexical approximation
+// used to avoid reporting script-local variables.
+func aeAssigns(text, name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; ; {
+		k := strings.Index(text[i:], name)
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		end := at + len(name)
+		i = at + 1
+		if at > 0 && (aeIdentByte(text[at-1]) || text[at-1] == '$' || text[at-1] == '{') || end < len(text) && aeIdentByte(text[end]) {
+			continue
+		}
+		if end < len(text) && text[end] == '=' && (end+1 == len(text) || text[end+1] != '=') {
+			return true
+		}
+		if end+1 < len(text) && text[end] == '+' && text[end+1] == '=' {
+			return true
+		}
+		line := text[strings.LastIndexByte(text[:at], '\n')+1 : at]
+		before := strings.TrimRight(line, " \t")
+		for _, kw := range [...]string{"for", "export", "local", "declare", "typeset", "readonly", "getopts"} {
+			if strings.HasSuffix(before, kw) && (len(before) == len(kw) || !aeIdentByte(before[len(before)-len(kw)-1])) {
+				return true
+			}
+		}
+		if r := strings.LastIndex(line, "read "); r >= 0 && (r == 0 || !aeIdentByte(line[r-1])) && !strings.ContainsAny(line[r:], "|;&") {
+			return true
+		}
+	}
+}
+
+// aeLoopOf is the loop whose variable name is at a site: the loop of a
+// sub-step (or of the loop's own env), when name is its item_var or index_var.
+func aeLoopOf(si *StepInfo, name string) *StepInfo {
+	for s := si; s != nil; s = s.Parent {
+		if s.IsLoop() && (name == s.ItemVar || name == s.IndexVar) {
+			return s
+		}
+	}
+	return nil
+}
+
+// aeInField reports whether a node was written inside a field (not reached
+// through an alias), so that an edit of the node changes only that field.
+func aeInField(f *ast.Field, n ast.Node) bool {
+	return ast.SpanOf(f).Covers(ast.SpanOf(n))
+}
+
+// aeIndentAt is the run of spaces from the start of the line of offset to
+// offset, and whether only spaces stand there.
+func aeIndentAt(src *source.File, offset int) (string, bool) {
+	pos := src.Pos(offset)
+	start := src.LineStart(pos.Line)
+	if start > offset {
+		return "", false
+	}
+	indent := string(src.Content[start:offset])
+	return indent, strings.Trim(indent, " ") == ""
+}
+
+// aeAddArgEdit declares an arg with an empty default: in an existing args
+// mapping, or in a new one before the steps. ok is false when no safe place
+// exists (JSON files, aliases, flow mappings written oddly).
+func aeAddArgEdit(p *Pass, name string) (source.Edit, bool) {
+	w := p.File.Workflow
+	if w == nil || p.File.JSON || w.Flow || !aeIsRefName(name) {
+		return source.Edit{}, false
+	}
+	entry := name + `: {default: ""}`
+	src := p.File.Src
+	if w.Args != nil {
+		a, ok := w.Args.Value.(*ast.Args)
+		if !ok || !aeInField(w.Args, a) {
+			return source.Edit{}, false
+		}
+		if a.Flow {
+			if a.Pos() >= len(src.Content) || src.Content[a.Pos()] != '{' {
+				return source.Edit{}, false
+			}
+			text := entry
+			if len(a.Fields) > 0 {
+				text += ", "
+			}
+			at := a.Pos() + 1
+			return p.Edit(source.Span{Start: at, End: at}, text), true
+		}
+		if len(a.Fields) == 0 {
+			return source.Edit{}, false
+		}
+		first := a.Fields[0].Key.Pos()
+		indent, ok := aeIndentAt(src, first)
+		if !ok {
+			return source.Edit{}, false
+		}
+		at := first - len(indent)
+		return p.Edit(source.Span{Start: at, End: at}, indent+entry+"\n"), true
+	}
+	anchor := w.Steps
+	if anchor == nil && len(w.Fields) > 0 {
+		anchor = w.Fields[0]
+	}
+	if anchor == nil {
+		return source.Edit{}, false
+	}
+	indent, ok := aeIndentAt(src, anchor.Key.Pos())
+	if !ok {
+		return source.Edit{}, false
+	}
+	at := anchor.Key.Pos() - len(indent)
+	return p.Edit(source.Span{Start: at, End: at}, indent+"args:\n"+indent+"  "+entry+"\n"), true
+}
+
+// aeShorten cuts a text for a message.
+func aeShorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// aeShellText is the decoded text of a run/command/pipeline field, or "".
+func aeShellText(f *ast.Field) string {
+	if f == nil {
+		return ""
+	}
+	if s := aeScalarOf(f.Value); s != nil {
+		return s.Text
+	}
+	return ""
+}
+
+// aeUnexpanded scans a text that no shell expands (an env value, a cwd) for
+// shell syntax the author expected to be expanded: $NAME, ${…} that is not
+// a Lobster reference, and $(…). skip holds the decoded ranges of the
+// Lobster references, in order, which are left to the caller. fn gets the
+// decoded range of each construct and the variable name ("" for $(…)).
+func aeUnexpanded(text string, skip []aeSpan, fn func(i, j int, name string)) {
+	k := 0
+	for i := 0; i < len(text); {
+		d := strings.IndexByte(text[i:], '$')
+		if d < 0 {
+			return
+		}
+		i += d
+		for k < len(skip) && skip[k].J <= i {
+			k++
+		}
+		if k < len(skip) && skip[k].I <= i {
+			i = skip[k].J
+			continue
+		}
+		if i+1 >= len(text) {
+			return
+		}
+		switch c := text[i+1]; {
+		case c == '{':
+			close := strings.IndexByte(text[i+2:], '}')
+			if close < 0 {
+				i += 2
+				continue
+			}
+			j := i + 2 + close + 1
+			n := strings.TrimLeft(text[i+2:j-1], "#!")
+			n = n[:aeIdentEnd(n, 0)]
+			if n == "" {
+				i = j
+				continue
+			}
+			fn(i, j, n)
+			i = j
+		case c == '(':
+			depth, j := 0, i+1
+			for ; j < len(text); j++ {
+				if text[j] == '(' {
+					depth++
+				} else if text[j] == ')' {
+					depth--
+					if depth == 0 {
+						j++
+						break
+					}
+				}
+			}
+			if depth != 0 {
+				j = i + 2
+			}
+			fn(i, j, "")
+			i = j
+		case aeIdentStart(c):
+			j := aeIdentEnd(text, i+1)
+			fn(i, j, text[i+1:j])
+			i = j
+		default:
+			i++
+		}
+	}
+}

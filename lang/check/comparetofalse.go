@@ -1,0 +1,49 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// CompareToFalse reports .error/.skipped/.approved compared with false.
+var CompareToFalse = &Analyzer{
+	Name:     "compare-to-false",
+	Severity: source.Error,
+	Summary:  "`.error`, `.skipped` or `.approved` is compared with false, which it never is",
+	Doc: `The runtime only ever sets ` + "`error`" + `, ` + "`skipped`" + ` and ` + "`approved`" + ` to true; otherwise the field is
+absent, and an absent field is undefined, which is not false (WF §3.1, §3.7: equality is
+` + "`Object.is`" + `). So ` + "`$x.error == false`" + ` is never true and ` + "`$x.error != false`" + ` is always true. Test
+truthiness instead: ` + "`!$x.error`" + ` is true when the field is absent.`,
+	Bad:  "- id: report\n  when: $build.error == false\n  run: ./report.sh",
+	Good: "- id: report\n  when: '!$build.error'\n  run: ./report.sh",
+	Fix:  "rewrite `A == false` to `!A` and `A != false` to `A`",
+	Run:  runCompareToFalse,
+}
+
+func runCompareToFalse(p *Pass) {
+	condEachExpr(p, func(si *StepInfo, c *ast.Condition) {
+		condWalk(c.Expr, func(e ast.Expr) {
+			b, ok := e.(*ast.BinaryExpr)
+			if !ok || !condIsEquality(b.Op) {
+				return
+			}
+			r, l := condRefAndLit(b)
+			if r == nil || l.Kind != ast.LitFalse || !condBoolField(r) {
+				return
+			}
+			ref := refText(r)
+			repl := p.Text(ast.SpanOf(r))
+			var d source.Diagnostic
+			if b.Op == "==" {
+				repl = "!" + repl
+				d = p.Finding(ast.SpanOf(b), "%q is true or absent, never false, so \"== false\" is never true; use %q", ref, "!"+ref)
+			} else {
+				d = p.Finding(ast.SpanOf(b), "%q is true or absent, never false, so \"!= false\" is always true; use %q", ref, ref)
+			}
+			d.Fixes = []source.Fix{{Message: fmt.Sprintf("Replace with %q", repl), Edits: []source.Edit{condEdit(p, c, ast.SpanOf(b), repl)}}}
+			p.Report(d)
+		})
+	})
+}

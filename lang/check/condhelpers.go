@@ -1,0 +1,232 @@
+package check
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// Helpers shared by the condition rules (lint-rules.md §4).
+
+// condField is the when/condition field the runtime evaluates for a step
+// (`when ?? condition`, WF §2.10), or nil. Parallel branches ignore both
+// (WF §2.8), so they have none.
+func condField(s *ast.Step) *ast.Field {
+	if s.Context == ast.BranchStep {
+		return nil
+	}
+	if s.When != nil && !condIsNull(s.When.Value) {
+		return s.When
+	}
+	if s.Condition != nil {
+		return s.Condition
+	}
+	return s.When
+}
+
+// condIsNull reports whether a value is YAML null (absent values included).
+func condIsNull(v ast.Value) bool {
+	sc, ok := ast.Resolve(v).(*ast.Scalar)
+	return ok && sc.Kind == ast.Null
+}
+
+// condExprOf is the parsed expression of a step's evaluated condition, or nil.
+func condExprOf(s *ast.Step) (*ast.Condition, *ast.Field) {
+	f := condField(s)
+	if f == nil {
+		return nil, nil
+	}
+	c, ok := ast.Resolve(f.Value).(*ast.Condition)
+	if !ok || c.Expr == nil {
+		return nil, f
+	}
+	return c, f
+}
+
+// condEachExpr calls fn for every parsed condition the runtime evaluates.
+func condEachExpr(p *Pass, fn func(si *StepInfo, c *ast.Condition)) {
+	for _, si := range p.Info.Steps {
+		if c, _ := condExprOf(si.Step); c != nil {
+			fn(si, c)
+		}
+	}
+}
+
+// condWalk calls fn for e and every expression under it, in source order,
+// without allocating.
+func condWalk(e ast.Expr, fn func(ast.Expr)) {
+	if e == nil {
+		return
+	}
+	fn(e)
+	switch e := e.(type) {
+	case *ast.BinaryExpr:
+		condWalk(e.X, fn)
+		condWalk(e.Y, fn)
+	case *ast.UnaryExpr:
+		condWalk(e.X, fn)
+	case *ast.ParenExpr:
+		condWalk(e.X, fn)
+	}
+}
+
+// condIsEquality reports whether op is == or !=.
+func condIsEquality(op string) bool { return op == "==" || op == "!=" }
+
+// condIsOrdering reports whether op is <, <=, > or >=.
+func condIsOrdering(op string) bool {
+	switch op {
+	case "<", "<=", ">", ">=":
+		return true
+	}
+	return false
+}
+
+// condRefField is the first path segment of a step reference and whether
+// the path has exactly one segment.
+func condRefField(r *ast.StepRef) (string, bool) {
+	if len(r.Path) == 0 {
+		return "", false
+	}
+	return r.Path[0].Name, len(r.Path) == 1
+}
+
+// condBoolField reports whether a reference reads approved, skipped or
+// error: fields that are true when set and absent otherwise (WF §3.1).
+func condBoolField(r *ast.StepRef) bool {
+	name, single := condRefField(r)
+	return single && (name == "approved" || name == "skipped" || name == "error")
+}
+
+// condStringField reports whether a reference reads a field that is always a
+// string when present: stdout, errorMessage or id.
+func condStringField(r *ast.StepRef) bool {
+	name, single := condRefField(r)
+	return single && (name == "stdout" || name == "errorMessage" || name == "id")
+}
+
+// condDataPath reports whether a reference walks into data whose shape is
+// not known statically: json, response or subject.
+func condDataPath(r *ast.StepRef) bool {
+	name, _ := condRefField(r)
+	return name == "json" || name == "response" || name == "subject"
+}
+
+// condLoopIndex reports whether a reference is `$<index_var>.json` of an
+// enclosing loop, which is always a number.
+func condLoopIndex(in *Info, site *StepInfo, r *ast.StepRef) bool {
+	name, single := condRefField(r)
+	if !single || name != "json" {
+		return false
+	}
+	res := in.Resolve(site, r.ID)
+	return res.LoopVar && res.Visibility == Visible && res.Target != nil && r.ID == res.Target.IndexVar
+}
+
+// condLitIsString reports whether a literal is a string (quoted or a bare word).
+func condLitIsString(l *ast.Literal) bool { return l.Kind == ast.LitString || l.Kind == ast.LitWord }
+
+// condLitIsBool reports whether a literal is true or false.
+func condLitIsBool(l *ast.Literal) bool { return l.Kind == ast.LitTrue || l.Kind == ast.LitFalse }
+
+// condRefAndLit splits a comparison into its step reference and literal
+// operands, in either order.
+func condRefAndLit(b *ast.BinaryExpr) (*ast.StepRef, *ast.Literal) {
+	if r, ok := b.X.(*ast.StepRef); ok {
+		if l, ok := b.Y.(*ast.Literal); ok {
+			return r, l
+		}
+	}
+	if r, ok := b.Y.(*ast.StepRef); ok {
+		if l, ok := b.X.(*ast.Literal); ok {
+			return r, l
+		}
+	}
+	return nil, nil
+}
+
+// condLitText spells a literal for a message: strings quoted, others as written.
+func condLitText(l *ast.Literal) string {
+	if condLitIsString(l) {
+		return strconv.Quote(l.Value)
+	}
+	return l.Value
+}
+
+// jsNumericRx matches what JavaScript's Number() parses as a finite or
+// infinite number once the string is trimmed (decimal with an optional
+// exponent, or 0x/0o/0b integers, or Infinity).
+var jsNumericRx = regexp.MustCompile(`^(?:[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|Infinity)|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+)$`)
+
+// condStrictlyNumeric reports whether a literal is "strictly numeric" for
+// the ordering operators (WF §3.7): a number, or a non-blank string that
+// Number() parses.
+func condStrictlyNumeric(l *ast.Literal) bool {
+	switch l.Kind {
+	case ast.LitNumber:
+		return true
+	case ast.LitString, ast.LitWord:
+		t := strings.TrimFunc(l.Value, condJSSpace)
+		return t != "" && jsNumericRx.MatchString(t)
+	}
+	return false
+}
+
+// condJSSpace reports whether r is whitespace for JavaScript's trim().
+func condJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
+		return true
+	}
+	return 0x2000 <= r && r <= 0x200a
+}
+
+// condEdit replaces the source of span, which lies inside the condition's
+// scalar, with newText (made of characters that need no escaping in any
+// scalar style). A plain scalar cannot start with "!" (a YAML tag), so
+// there the whole scalar is rewritten in single quotes.
+func condEdit(p *Pass, c *ast.Condition, sp source.Span, newText string) source.Edit {
+	s := c.Scalar
+	if s.Style == ast.Plain && strings.HasPrefix(newText, "!") && sp.Start == s.Pos() {
+		rest := p.Text(source.Span{Start: sp.End, End: s.End()})
+		return p.Edit(s.Span, "'"+strings.ReplaceAll(newText+rest, "'", "''")+"'")
+	}
+	return p.Edit(sp, newText)
+}
+
+// condSkippable reports whether a step's evaluated condition can be false:
+// any condition except an absent one, null, true or "true".
+func condSkippable(s *ast.Step) (*ast.Field, bool) {
+	f := condField(s)
+	if f == nil {
+		return nil, false
+	}
+	switch v := ast.Resolve(f.Value).(type) {
+	case *ast.Scalar:
+		if v.Kind == ast.Null || v.Kind == ast.Bool && v.Bool {
+			return f, false
+		}
+	case *ast.Condition:
+		if l, ok := v.Expr.(*ast.Literal); ok && l.Kind == ast.LitTrue {
+			return f, false
+		}
+	}
+	return f, true
+}
+
+// condRefersTo reports whether a condition contains a reference to id.
+func condRefersTo(c *ast.Condition, id string) bool {
+	if c == nil || c.Expr == nil {
+		return false
+	}
+	found := false
+	condWalk(c.Expr, func(e ast.Expr) {
+		if r, ok := e.(*ast.StepRef); ok && r.ID == id {
+			found = true
+		}
+	})
+	return found
+}

@@ -1,0 +1,269 @@
+package check
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// ForeignDialect reports a file that is written in a known dialect other than
+// the reference's (lint-rules.md §10), once per file.
+var ForeignDialect = &Analyzer{
+	Name:     "foreign-dialect",
+	Severity: source.Warning,
+	Summary:  "the file is written in another workflow dialect that Lobster does not understand",
+	Doc: `Almost half of the real-world files named ` + "`.lobster`" + ` are written for other tools, and
+the reference reads them with its own rules: unknown keys are silently ignored, ` + "`{{ }}`" + ` and
+` + "`${{ }}`" + ` reach the commands as literal text. The dialects recognised are:
+
+- **vsdd** (drbothen/vsdd-factory): a top-level ` + "`workflow:`" + ` mapping (a DAG of agents and
+  gates) and no ` + "`steps`" + `. The reference rejects the file ("Workflow file requires a non-empty
+  steps array"), so this finding is an error and replaces ` + "`not-a-workflow`" + `.
+- **GitHub-Actions-like** (5dlabs/cto): a list of ` + "`inputs`" + `, ` + "`output_mappings`" + `, steps
+  named with ` + "`name`" + ` that declare ` + "`depends_on`" + `, or ` + "`${{ … }}`" + ` expressions (three or more, or
+  one with any of the other signs; one or two in an ordinary file are ` + "`mustache-syntax`" + `).
+- **jdrhyne** (jdrhyne/lobster-workflows): top-level ` + "`inputs`" + ` or ` + "`output`" + ` together
+  with ` + "`version`" + `, or with both step-level ` + "`args`" + ` and ` + "`output`" + `. The file loads, but args are not
+  declared, step args are not passed and outputs are not produced.
+
+The finding is reported once, and the per-key findings that the dialect explains
+(` + "`unknown-key`, `metadata-key`, `prefer-canonical-key`, `mustache-syntax`" + `) are not reported
+for the file; the message gives their number. A lone ` + "`{{ name }}`" + ` in an otherwise ordinary file is
+` + "`mustache-syntax`" + `.`,
+	Bad:  "workflow:\n  name: feature\n  steps:\n    - name: plan\n      agent: planner\n      depends_on: []",
+	Good: "name: feature\nsteps:\n  - id: plan\n    run: ./plan.sh",
+	Run:  runForeignDialect,
+	// A vsdd file has no steps; the parser's not-a-workflow finding is
+	// reported at the same key.
+	Supersedes: []string{"not-a-workflow"},
+}
+
+// dialect is the result of dialect detection.
+type dialect struct {
+	name     string      // "" for the reference's dialect
+	at       source.Span // where to report it
+	evidence []string    // what was recognised, for the message
+}
+
+// ForeignDialectOf names the foreign dialect a file is written in ("vsdd",
+// "github-actions", "jdrhyne"), or "" for a reference-dialect file. It is a
+// few lookups plus one scan of the text for "${{" and "{{inputs.", cheap
+// enough for every rule that needs it to call it.
+func ForeignDialectOf(in *Info) string { return detectDialect(in).name }
+
+// reportUnlessForeign runs a per-key rule's collector and reports its
+// findings unless the file is in a foreign dialect, which foreign-dialect
+// reports once instead. The dialect is detected only when there is a finding.
+func reportUnlessForeign(p *Pass, collect func(*Pass, func(source.Diagnostic))) {
+	var found []source.Diagnostic
+	collect(p, func(d source.Diagnostic) { found = append(found, d) })
+	if len(found) == 0 || detectDialect(p.Info).name != "" {
+		return
+	}
+	for _, d := range found {
+		p.Report(d)
+	}
+}
+
+func detectDialect(in *Info) dialect {
+	f := in.File
+	w := f.Workflow
+	if w == nil {
+		return dialect{}
+	}
+	var top = struct {
+		workflow, version, inputs, output, outputMappings *ast.Field
+	}{}
+	for _, fd := range w.Unknown {
+		switch fd.Name() {
+		case "workflow":
+			top.workflow = fd
+		case "version":
+			top.version = fd
+		case "inputs":
+			top.inputs = fd
+		case "output", "outputs":
+			if top.output == nil {
+				top.output = fd
+			}
+		case "output_mappings":
+			top.outputMappings = fd
+		}
+	}
+	// vsdd: a top-level workflow: mapping instead of steps.
+	if top.workflow != nil && w.Steps == nil {
+		if _, ok := ast.Resolve(top.workflow.Value).(*ast.Mapping); ok {
+			return dialect{name: "vsdd", at: top.workflow.Key.Span, evidence: []string{`a top-level "workflow:" DAG`}}
+		}
+	}
+	// GitHub-Actions-like (5dlabs).
+	var gha dialect
+	addGHA := func(sp source.Span, what string) {
+		if gha.name == "" || sp.Start < gha.at.Start {
+			gha.name, gha.at = "github-actions", sp
+		}
+		gha.evidence = append(gha.evidence, what)
+	}
+	ghaExpr, ghaExprs := findOutsideComments(f, "${{", 3)
+	if top.inputs != nil {
+		if _, ok := ast.Resolve(top.inputs.Value).(*ast.Sequence); ok {
+			addGHA(top.inputs.Key.Span, `a list of "inputs"`)
+		}
+	}
+	if top.outputMappings != nil {
+		addGHA(top.outputMappings.Key.Span, `"output_mappings"`)
+	}
+	var named, depends *ast.Field
+	for _, s := range in.Top {
+		for _, fd := range s.Step.Unknown {
+			switch fd.Name() {
+			case "name":
+				if s.Step.ID == nil && named == nil {
+					named = fd
+				}
+			case "depends_on", "needs":
+				if depends == nil {
+					depends = fd
+				}
+			}
+		}
+	}
+	if named != nil && depends != nil {
+		addGHA(depends.Key.Span, `steps named with "name" that declare "`+depends.Name()+`"`)
+	}
+	// A stray "${{ }}" or two in an ordinary file is mustache-syntax; three,
+	// or one with other evidence, make the file GitHub-Actions-like.
+	if ghaExprs >= 3 || ghaExprs > 0 && gha.name != "" {
+		addGHA(ghaExpr, `"${{ … }}" expressions`)
+	}
+	if gha.name != "" {
+		if _, n := findOutsideComments(f, "{{inputs.", 1); n > 0 {
+			gha.evidence = append(gha.evidence, `"{{inputs.…}}" templates`)
+		}
+		return gha
+	}
+	// jdrhyne: top-level inputs/output with version or step args/output.
+	if top.inputs != nil || top.output != nil {
+		at := top.inputs
+		if at == nil || (top.output != nil && top.output.Pos() < at.Pos()) {
+			at = top.output
+		}
+		var ev []string
+		if top.version != nil {
+			ev = append(ev, `top-level "version"`)
+		}
+		if top.inputs != nil {
+			ev = append(ev, `top-level "inputs"`)
+		}
+		if top.output != nil {
+			ev = append(ev, `top-level "`+top.output.Name()+`"`)
+		}
+		args, output := 0, 0
+		for _, s := range in.Steps {
+			for _, fd := range s.Step.Unknown {
+				switch fd.Name() {
+				case "args":
+					args++
+				case "output":
+					output++
+				}
+			}
+		}
+		if args+output > 0 {
+			ev = append(ev, `step "args"/"output"`)
+		}
+		// One stray key is a mistake that unknown-key explains; the dialect
+		// has a version, or both step args and step outputs.
+		if top.version != nil || args > 0 && output > 0 {
+			return dialect{name: "jdrhyne", at: at.Key.Span, evidence: ev}
+		}
+	}
+	return dialect{}
+}
+
+// findOutsideComments counts the occurrences of needle in the file's text
+// that are not inside a comment, up to limit, and returns the span of the
+// first one (the whole "{{ … }}" when it closes on the same line).
+func findOutsideComments(f *ast.File, needle string, limit int) (first source.Span, n int) {
+	src := f.Src.Content
+	from := 0
+	for n < limit {
+		i := bytes.Index(src[from:], []byte(needle))
+		if i < 0 {
+			break
+		}
+		i += from
+		from = i + len(needle)
+		if inComment(f.Comments, i) {
+			continue
+		}
+		if n == 0 {
+			end := i + len(needle)
+			if j := bytes.Index(src[end:], []byte("}}")); j >= 0 && bytes.IndexByte(src[end:end+j], '\n') < 0 {
+				end += j + 2
+			}
+			first = source.Span{Start: i, End: end}
+		}
+		n++
+	}
+	return first, n
+}
+
+// inComment reports whether offset lies inside one of the (sorted) comments.
+func inComment(comments []*ast.Comment, offset int) bool {
+	i := sort.Search(len(comments), func(i int) bool { return comments[i].End() > offset })
+	return i < len(comments) && comments[i].Pos() <= offset
+}
+
+// dialectLabels name the dialects in messages.
+var dialectLabels = map[string]string{
+	"vsdd":           "the vsdd dialect",
+	"github-actions": "a GitHub-Actions-like dialect",
+	"jdrhyne":        "the jdrhyne/lobster-workflows dialect",
+}
+
+func runForeignDialect(p *Pass) {
+	d := detectDialect(p.Info)
+	if d.name == "" {
+		return
+	}
+	var msg string
+	switch d.name {
+	case "vsdd":
+		msg = fmt.Sprintf("this file uses %s (%s), which Lobster does not run: a workflow needs a top-level \"steps\" list (the reference says \"Workflow file requires a non-empty steps array\")",
+			dialectLabels[d.name], strings.Join(d.evidence, ", "))
+	case "github-actions":
+		msg = fmt.Sprintf("this file uses %s (%s), which Lobster does not evaluate: steps need an \"id\" and run in file order, args are declared under \"args\" and used as ${name}, and step results are read as $id.stdout or $id.json",
+			dialectLabels[d.name], strings.Join(d.evidence, ", "))
+	default:
+		msg = fmt.Sprintf("this file uses %s (%s), whose keys the reference ignores: args are not declared, step args are not passed and outputs are not produced; declare args under \"args\", put values in the command text and read results as $id.stdout or $id.json",
+			dialectLabels[d.name], strings.Join(d.evidence, ", "))
+	}
+	n := 0
+	at := p.File.Src.RangeOf(d.at).Start.Offset
+	count := func(x source.Diagnostic) {
+		if x.Range.Start.Offset != at { // the key that shows the dialect is not "further"
+			n++
+		}
+	}
+	collectUnknownKeys(p, count)
+	collectMetadataKeys(p, count)
+	collectCanonicalKeys(p, count)
+	collectMustache(p, count)
+	switch n {
+	case 0:
+	case 1:
+		msg += "; 1 further finding suppressed"
+	default:
+		msg += fmt.Sprintf("; %d further findings suppressed", n)
+	}
+	diag := p.Finding(d.at, "%s", msg)
+	if d.name == "vsdd" {
+		diag.Severity = source.Error // the reference rejects the file
+	}
+	p.Report(diag)
+}

@@ -1,0 +1,178 @@
+package check
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/commands"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// LobsterCommandInRun reports pipeline commands called from shell text.
+var LobsterCommandInRun = &Analyzer{
+	Name:     "lobster-command-in-run",
+	Severity: source.Error,
+	Summary:  "a run or command text calls a Lobster pipeline command, which is not a program",
+	Doc: `run and command text is handed to /bin/sh -lc (WF §2.3). Pipeline commands such as
+llm.invoke, state.set, diff.last or approve exist only inside the pipeline runtime: the shell
+looks them up on PATH and fails with "llm.invoke: not found" (WF §2.4: only the openclaw.invoke
+and clawd.invoke shims are installed as executables, see shim-in-run). Commands that share their
+name with a program or shell builtin (exec, head, sort, json, table, map, template) are reported
+only with a flag that exists in Lobster alone, such as "head --n" or "exec --json". Every simple
+command of the script is checked, not only the first; functions defined in the script are not.`,
+	Bad:  "- id: remember\n  run: state.set last-report\n  stdin: $report.json",
+	Good: "- id: remember\n  pipeline: state.set last-report\n  stdin: $report.json",
+	Fix:  "rename run/command to pipeline when the whole text is one pipeline of Lobster commands (unsafe: a pipeline receives stdin as items, a shell as text)",
+	Run:  runLobsterCommandInRun,
+}
+
+func runLobsterCommandInRun(p *Pass) {
+	plShellFields(p.Info, func(si *StepInfo, f *ast.Field, sh *ast.Shell) {
+		text := sh.Scalar.Text
+		if !plMentionsCommand(text) {
+			return
+		}
+		calls, file, ok := plShellCommands(text)
+		if !ok {
+			calls = plShellCommandsLex(text)
+		}
+		fixed := false
+		for _, c := range calls {
+			if c.Cmd.Shim || c.Cmd.Program && c.LobsterFlag == "" {
+				continue
+			}
+			line := plCallText(text, c)
+			var d source.Diagnostic
+			if c.Cmd.Program {
+				d = p.Finding(sh.Scalar.Map.Span(c.Start, c.End),
+					"%q is Lobster pipeline syntax, but in shell text %q is the program or builtin of that name, which has no %s option; use pipeline: %q",
+					c.Name+" "+c.LobsterFlag, c.Name, c.LobsterFlag, line)
+			} else {
+				d = p.Finding(sh.Scalar.Map.Span(c.Start, c.End),
+					"%q is a Lobster pipeline command, not a program: the shell fails with \"%s: not found\"; use pipeline: %q",
+					c.Name, c.Name, line)
+			}
+			if !fixed && file != nil && plPipelineOnly(file, sh) && plCanRenameToPipeline(si, f) {
+				fixed = true
+				d.Fixes = []source.Fix{{
+					Message: "Move the command to pipeline:",
+					Edits:   []source.Edit{p.Edit(ast.SpanOf(f.Key), "pipeline")},
+				}}
+			}
+			p.Report(d)
+		}
+	})
+}
+
+// plCallText is the source of a simple command, shortened for a message.
+func plCallText(text string, c plShellCall) string {
+	line := c.Name
+	if c.Call != nil {
+		line = text[c.Call.Pos().Offset():c.Call.End().Offset()]
+	}
+	line = strings.Join(strings.Fields(line), " ")
+	if len(line) > 60 {
+		line = line[:57] + "…"
+	}
+	return line
+}
+
+// plPipelineOnly reports whether a script is one pipeline of pipeline
+// commands with no shell feature in it (no redirection, expansion or list),
+// so that it means the same as pipeline text.
+func plPipelineOnly(file *syntax.File, sh *ast.Shell) bool {
+	if len(file.Stmts) != 1 {
+		return false
+	}
+	// Every '$' must start a Lobster reference, which a pipeline
+	// substitutes too.
+	if strings.Count(sh.Scalar.Text, "$") != len(sh.Refs) {
+		return false
+	}
+	var ok func(s *syntax.Stmt) bool
+	ok = func(s *syntax.Stmt) bool {
+		if s.Negated || s.Background || s.Coprocess || len(s.Redirs) > 0 {
+			return false
+		}
+		switch c := s.Cmd.(type) {
+		case *syntax.CallExpr:
+			if len(c.Assigns) > 0 || len(c.Args) == 0 {
+				return false
+			}
+			_, found := commands.Lookup(c.Args[0].Lit())
+			return found
+		case *syntax.BinaryCmd:
+			return c.Op == syntax.Pipe && ok(c.X) && ok(c.Y)
+		}
+		return false
+	}
+	return ok(file.Stmts[0])
+}
+
+// plCanRenameToPipeline reports whether renaming the field's key to
+// pipeline gives a valid step.
+func plCanRenameToPipeline(si *StepInfo, f *ast.Field) bool {
+	s := si.Step
+	if s.Pipeline != nil || s.Run != nil && s.Command != nil || f.Key.Style != ast.Plain {
+		return false
+	}
+	return true
+}
+
+// plShellCommandsLex is the fallback of plShellCommands for text that does
+// not parse: pipeline command names (not program names) written where a
+// command starts, outside quotes.
+func plShellCommandsLex(text string) []plShellCall {
+	var calls []plShellCall
+	var quote byte
+	cmdPos := true // at a place where a command word may start
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+			continue
+		case quote == '"':
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				quote = 0
+			}
+			continue
+		}
+		switch {
+		case c == '\'' || c == '"':
+			quote, cmdPos = c, false
+		case c == '\\':
+			i++
+			cmdPos = false
+		case c == '#' && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '\n'):
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+			cmdPos = true
+		case c == '\n' || c == ';' || c == '|' || c == '&' || c == '(' || c == '`' || c == '{':
+			cmdPos = true
+		case c == ' ' || c == '\t':
+		case plIsNameByte(c):
+			j := i
+			for j < len(text) && plIsNameByte(text[j]) {
+				j++
+			}
+			if cmdPos && (j == len(text) || text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == ';' || text[j] == '|') {
+				if cmd, ok := commands.Lookup(text[i:j]); ok && !cmd.Program {
+					calls = append(calls, plShellCall{Name: text[i:j], Cmd: cmd, Start: i, End: j})
+				}
+			}
+			i = j - 1
+			cmdPos = false
+		default:
+			cmdPos = false
+		}
+	}
+	return calls
+}

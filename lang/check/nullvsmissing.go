@@ -1,0 +1,49 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// NullVsMissing reports == null / != null on data paths.
+var NullVsMissing = &Analyzer{
+	Name:     "null-vs-missing",
+	Severity: source.Warning,
+	Summary:  "a data path is compared with null, but a missing field is not null",
+	Doc: `A path that does not exist in the data evaluates to undefined, and equality is ` + "`Object.is`" + `
+(WF §3.7), so ` + "`$x.json.token == null`" + ` is false when "token" is absent: it is true only when the
+output holds an explicit null. To test for a missing value, use truthiness: ` + "`!$x.json.token`" + `
+(which also treats "", 0 and false as missing).`,
+	Bad:  "- id: login\n  when: $session.json.token == null\n  run: ./login.sh",
+	Good: "- id: login\n  when: '!$session.json.token'\n  run: ./login.sh",
+	Fix:  "rewrite `path == null` to `!path` and `path != null` to `path` (this also treats \"\", 0 and false as missing)",
+	Run:  runNullVsMissing,
+}
+
+func runNullVsMissing(p *Pass) {
+	condEachExpr(p, func(si *StepInfo, c *ast.Condition) {
+		condWalk(c.Expr, func(e ast.Expr) {
+			b, ok := e.(*ast.BinaryExpr)
+			if !ok || !condIsEquality(b.Op) {
+				return
+			}
+			r, l := condRefAndLit(b)
+			if r == nil || l.Kind != ast.LitNull || !condDataPath(r) {
+				return
+			}
+			ref := refText(r)
+			repl := p.Text(ast.SpanOf(r))
+			var d source.Diagnostic
+			if b.Op == "==" {
+				repl = "!" + repl
+				d = p.Finding(ast.SpanOf(b), "a missing field is not null: %q is false when the value is absent. use %q", ref+" == null", "!"+ref)
+			} else {
+				d = p.Finding(ast.SpanOf(b), "a missing field is not null: %q is true when the value is absent. use %q", ref+" != null", ref)
+			}
+			d.Fixes = []source.Fix{{Message: fmt.Sprintf("Replace with %q (also treats \"\", 0 and false as missing)", repl), Edits: []source.Edit{condEdit(p, c, ast.SpanOf(b), repl)}}}
+			p.Report(d)
+		})
+	})
+}

@@ -1,0 +1,382 @@
+package check
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/commands"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// This file holds what the pipeline rules (lint-rules.md §7) share: reading
+// a parsed stage against the command registry (lang/commands), the
+// JavaScript conversions the commands apply to flag values, the grammar of
+// where expressions, and quoting text for a fix inside a YAML scalar.
+//
+// Pipeline text is substituted (${arg}, $id.path) before it is parsed
+// (WF §2.4): a word that holds a reference is only known at run time, so
+// the rules defer on it.
+
+// plStage is one pipeline stage read against the registry. A rule receives
+// a plStage that is reused for the next stage: it must not keep it.
+type plStage struct {
+	Step  *StepInfo
+	Field *ast.Field
+	Pipe  *ast.Pipeline
+	Stage *ast.Stage
+	Index int // the stage's index in the pipeline
+	Name  string
+	Cmd   *commands.Command // nil when the name is unknown or deferred
+	// NameRef: the stage name holds a reference; nothing is checked.
+	NameRef bool
+	// HasRef: some word of the stage holds a reference, so the number of
+	// words and the flags given are only known at run time.
+	HasRef bool
+	Flags  []plFlag
+	// Pos are the positionals as the command sees them, in order: the
+	// parser's positional words and the words a Standalone flag does not
+	// take.
+	Pos []*ast.Word
+}
+
+// plFlag is a flag of a stage.
+type plFlag struct {
+	Flag *ast.Flag
+	Def  *commands.Flag // nil when the command has no such flag
+	// Value is the value the command reads: nil for a bare flag (true),
+	// including a Standalone flag whose following word is a positional.
+	Value *ast.Word
+	// Freed is the word the parser bound to a Standalone flag, which the
+	// command reads as a positional, or nil.
+	Freed    *ast.Word
+	NameRef  bool // the flag name holds a reference
+	ValueRef bool // the value holds a reference
+}
+
+// Given reports whether the command sees the flag as set: a non-empty
+// value, or a bare flag that the command reads as true.
+func (f *plFlag) Given() bool {
+	if f.Value == nil {
+		return f.Def == nil || !f.Def.IgnoresBare
+	}
+	return f.Value.Text != "" || f.ValueRef
+}
+
+// plEachStage calls fn for every stage of every parsed pipeline, in source
+// order.
+func plEachStage(in *Info, fn func(st *plStage)) {
+	var st plStage
+	for _, si := range in.Steps {
+		f := si.Step.Pipeline
+		if f == nil {
+			continue
+		}
+		pipe, ok := f.Value.(*ast.Pipeline)
+		if !ok || pipe.Err != nil {
+			continue
+		}
+		for i, stage := range pipe.Stages {
+			plReadStage(&st, si, f, pipe, stage)
+			st.Index = i
+			fn(&st)
+		}
+	}
+}
+
+// plReadStage fills st for one stage.
+func plReadStage(st *plStage, si *StepInfo, f *ast.Field, pipe *ast.Pipeline, stage *ast.Stage) {
+	*st = plStage{Step: si, Field: f, Pipe: pipe, Stage: stage, Flags: st.Flags[:0], Pos: st.Pos[:0]}
+	if stage.Name != nil {
+		st.Name = stage.Name.Text
+		st.NameRef = plHasRef(pipe.Refs, ast.SpanOf(stage.Name))
+	}
+	st.HasRef = st.NameRef || len(pipe.Refs) > 0 && plHasRef(pipe.Refs, ast.SpanOf(stage))
+	if !st.NameRef {
+		st.Cmd, _ = commands.Lookup(st.Name)
+	}
+	for _, a := range stage.Args {
+		switch a := a.(type) {
+		case *ast.Word:
+			st.Pos = append(st.Pos, a)
+		case *ast.Flag:
+			pf := plFlag{Flag: a, Value: a.Value}
+			if st.HasRef {
+				pf.NameRef = plHasRef(pipe.Refs, a.NameSpan)
+				pf.ValueRef = a.Value != nil && plHasRef(pipe.Refs, ast.SpanOf(a.Value))
+			}
+			if st.Cmd != nil && !pf.NameRef {
+				pf.Def = st.Cmd.Flag(a.Name)
+			}
+			if pf.Def != nil && pf.Def.Standalone && !a.Eq && a.Value != nil {
+				pf.Freed, pf.Value, pf.ValueRef = a.Value, nil, false
+			}
+			st.Flags = append(st.Flags, pf)
+			if pf.Freed != nil {
+				st.Pos = append(st.Pos, pf.Freed)
+			}
+		}
+	}
+}
+
+// plHasRef reports whether a reference overlaps the span; refs are in
+// source order.
+func plHasRef(refs []ast.Ref, sp source.Span) bool {
+	k := sort.Search(len(refs), func(k int) bool { return refs[k].End() > sp.Start })
+	return k < len(refs) && refs[k].Pos() < sp.End
+}
+
+// FlagNamed returns the last flag the command reads under the canonical
+// name (any spelling), or nil. Like the reference, the last value wins.
+func (st *plStage) FlagNamed(name string) *plFlag {
+	for i := len(st.Flags) - 1; i >= 0; i-- {
+		if d := st.Flags[i].Def; d != nil && d.Name == name {
+			return &st.Flags[i]
+		}
+	}
+	return nil
+}
+
+// AnyFlagRef reports whether some flag name holds a reference.
+func (st *plStage) AnyFlagRef() bool {
+	for i := range st.Flags {
+		if st.Flags[i].NameRef {
+			return true
+		}
+	}
+	return false
+}
+
+// WordRef reports whether a word of the stage holds a reference.
+func (st *plStage) WordRef(w *ast.Word) bool {
+	return st.HasRef && plHasRef(st.Pipe.Refs, ast.SpanOf(w))
+}
+
+// UsedPositionals is how many positionals the command reads given the flags
+// of the stage, or -1 when it reads all of them.
+func (st *plStage) UsedPositionals() int {
+	n := 0
+	for _, p := range st.Cmd.Positionals {
+		ignored := false
+		for _, u := range p.Unless {
+			if f := st.FlagNamed(u); f != nil && f.Given() {
+				ignored = true
+			}
+		}
+		if ignored {
+			// The positionals it would take are ignored; the ones after
+			// it are not shifted (none of the table's commands has any).
+			return n
+		}
+		if p.Variadic {
+			return -1
+		}
+		n++
+	}
+	return n
+}
+
+// plFlagList spells the flags of a command for a message: --a, --b and --c.
+func plFlagList(c *commands.Command) string {
+	var b strings.Builder
+	for i, f := range c.Flags {
+		switch {
+		case i == 0:
+		case i == len(c.Flags)-1:
+			b.WriteString(" and ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString("--" + f.Name)
+	}
+	return b.String()
+}
+
+// plMessage fills the {name} and {value} placeholders of a reference error.
+func plMessage(msg, name, value string) string {
+	return strings.NewReplacer("{name}", name, "{value}", value).Replace(msg)
+}
+
+// plJSSpace reports whether r is JavaScript white space or a line
+// terminator (what String.prototype.trim removes and \s matches).
+func plJSSpace(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+// plJSNumber converts text as JavaScript Number() does; ok is false for NaN.
+func plJSNumber(text string) (float64, bool) {
+	s := strings.TrimFunc(text, plJSSpace)
+	if s == "" {
+		return 0, true
+	}
+	switch s {
+	case "Infinity", "+Infinity":
+		return math.Inf(1), true
+	case "-Infinity":
+		return math.Inf(-1), true
+	}
+	if len(s) > 2 && s[0] == '0' {
+		base := 0
+		switch s[1] {
+		case 'x', 'X':
+			base = 16
+		case 'o', 'O':
+			base = 8
+		case 'b', 'B':
+			base = 2
+		}
+		if base != 0 {
+			n, err := strconv.ParseUint(s[2:], base, 64)
+			if err != nil || strings.Contains(s, "_") {
+				return 0, false
+			}
+			return float64(n), true
+		}
+	}
+	if !plDecimal(s) {
+		return 0, false
+	}
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil && !strings.Contains(err.Error(), "range") {
+		return 0, false
+	}
+	return n, true
+}
+
+// plDecimal reports whether s is a JavaScript decimal literal with an
+// optional sign: digits with an optional fraction (or a fraction alone) and
+// an optional exponent.
+func plDecimal(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			exp++
+		}
+		if exp == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// plWhere is a where expression split as the reference's regular expression
+// ^([a-zA-Z0-9_.]+)\s*(==|=|!=|<=|>=|<|>)\s*(.+)$ splits it (PRC §3.6).
+type plWhere struct {
+	Path, Op, Value string
+}
+
+// plWhereOps are the operators in the order the regular expression tries
+// them.
+var plWhereOps = [...]string{"==", "=", "!=", "<=", ">=", "<", ">"}
+
+// plParseWhere splits a where expression; ok is false when the reference
+// rejects it with "Invalid where expression".
+func plParseWhere(expr string) (w plWhere, ok bool) {
+	i := 0
+	for i < len(expr) && plWherePathByte(expr[i]) {
+		i++
+	}
+	if i == 0 {
+		return w, false
+	}
+	w.Path = expr[:i]
+	rest := strings.TrimLeftFunc(expr[i:], plJSSpace)
+	for _, op := range plWhereOps {
+		if !strings.HasPrefix(rest, op) {
+			continue
+		}
+		if v, ok := plWhereValue(rest[len(op):]); ok {
+			w.Op, w.Value = op, v
+			return w, true
+		}
+	}
+	return w, false
+}
+
+func plWherePathByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.'
+}
+
+// plWhereValue matches \s*(.+)$ against r: the greedy \s* gives back one
+// white-space character when nothing else is left. "." matches anything but
+// a line terminator.
+func plWhereValue(r string) (string, bool) {
+	v := strings.TrimLeftFunc(r, plJSSpace)
+	if v == "" && r != "" {
+		// All white space: the last character is given back.
+		_, size := utf8.DecodeLastRuneInString(r)
+		v = r[len(r)-size:]
+	}
+	if v == "" || strings.ContainsAny(v, "\n\r\u2028\u2029") {
+		return "", false
+	}
+	return v, true
+}
+
+// plYAMLText encodes text for insertion inside the scalar s, so that the
+// scalar decodes to it; ok is false when that cannot be done safely (a plain
+// scalar that would get a comment or a key separator).
+func plYAMLText(s *ast.Scalar, text string) (string, bool) {
+	switch s.Style {
+	case ast.SingleQuoted:
+		return strings.ReplaceAll(text, "'", "''"), true
+	case ast.DoubleQuoted:
+		return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(text), true
+	case ast.LiteralBlock, ast.FoldedBlock:
+		return text, !strings.Contains(text, "\n")
+	}
+	if strings.Contains(text, ": ") || strings.Contains(text, " #") || strings.ContainsAny(text, "\n") || strings.HasSuffix(text, ":") {
+		return "", false
+	}
+	return text, true
+}
+
+// plPlainWord reports whether a word is written as its text: no quotes and
+// no escapes, so that its text can be moved as is.
+func plPlainWord(p *Pass, w *ast.Word) bool {
+	return p.Text(ast.SpanOf(w)) == w.Text && !strings.ContainsAny(w.Text, `'"\`)
+}
+
+// plEachPipeline calls fn for every pipeline field, parsed or not.
+func plEachPipeline(in *Info, fn func(si *StepInfo, f *ast.Field, pipe *ast.Pipeline)) {
+	for _, si := range in.Steps {
+		f := si.Step.Pipeline
+		if f == nil {
+			continue
+		}
+		if pipe, ok := f.Value.(*ast.Pipeline); ok && pipe.Scalar != nil {
+			fn(si, f, pipe)
+		}
+	}
+}
