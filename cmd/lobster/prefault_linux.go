@@ -11,13 +11,13 @@ import (
 const madvPopulateWrite = 23
 
 // prefaultHeap readies the memory a check of n input bytes will use. A check
-// allocates about 32 bytes per input byte, and on virtual machines each first
+// allocates about 38 bytes per input byte, and on virtual machines each first
 // touch of a 4 KiB page costs a trap of several microseconds: for a large file
 // that is a third of the run. One madvise call populates the pages up front;
 // the block is then freed so that the parser's allocations reuse its pages.
 // Any failure just leaves the heap as it was.
 func prefaultHeap(n int64) {
-	const perInputByte, minInput, maxBytes = 32, 64 << 10, 256 << 20
+	const perInputByte, minInput, maxBytes = 38, 64 << 10, 256 << 20
 	if n < minInput {
 		return
 	}

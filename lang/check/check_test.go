@@ -2,10 +2,12 @@ package check_test
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/check/internal/checktest"
+	"github.com/lobsterdev/lobster/lang/parser"
 )
 
 func TestValidate(t *testing.T) {
@@ -48,5 +50,34 @@ func TestExplain(t *testing.T) {
 	}
 	if _, ok := check.Explain("no-such-code"); ok {
 		t.Error("an unknown code has an explanation")
+	}
+}
+
+// TestAllRulesTogether runs every rule at once (concurrently, as lobster
+// check does) over every test file: no rule may crash or race on another
+// rule's inputs.
+func TestAllRulesTogether(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*/*")
+	n := 0
+	for _, path := range files {
+		switch filepath.Ext(path) {
+		case ".lobster", ".yaml", ".yml", ".json":
+		default:
+			continue
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, diags := parser.Parse(filepath.Base(path), src)
+		for _, d := range check.RunWith(f, diags, check.Rules, check.Options{Path: path}) {
+			if d.Code == "internal-error" {
+				t.Errorf("%s: %s", path, d.Message)
+			}
+		}
+		n++
+	}
+	if n < 100 {
+		t.Errorf("only %d test files", n)
 	}
 }

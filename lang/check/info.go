@@ -3,6 +3,7 @@ package check
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 )
@@ -20,6 +21,7 @@ type Info struct {
 	Refs  []RefSite             // every reference token, in source order
 	Vars  []VarSite             // every shell parameter expansion, in source order
 
+	mu       sync.Mutex        // guards the lazily computed fields below
 	envNames map[string]bool   // see EnvNames
 	suggest  map[string]string // see SuggestID
 	allIDs   []string
@@ -411,6 +413,19 @@ func (in *Info) unknownOrScoped(id string) Resolution {
 // or "". Suggestions are computed once per id over all ids of the file, then
 // checked for visibility at the site.
 func (in *Info) SuggestID(site *StepInfo, id string) string {
+	in.mu.Lock()
+	near := in.suggestLocked(id)
+	in.mu.Unlock()
+	if near == "" {
+		return ""
+	}
+	if v := in.Resolve(site, near).Visibility; v != Visible && v != WorkflowLevel {
+		return ""
+	}
+	return near
+}
+
+func (in *Info) suggestLocked(id string) string {
 	if in.suggest == nil {
 		in.suggest = map[string]string{}
 		for name := range in.ByID {
@@ -425,12 +440,6 @@ func (in *Info) SuggestID(site *StepInfo, id string) string {
 	if !ok {
 		near = Suggest(id, in.allIDs)
 		in.suggest[id] = near
-	}
-	if near == "" {
-		return ""
-	}
-	if v := in.Resolve(site, near).Visibility; v != Visible && v != WorkflowLevel {
-		return ""
 	}
 	return near
 }

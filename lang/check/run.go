@@ -3,7 +3,9 @@ package check
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"sync"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
@@ -36,12 +38,26 @@ func Run(f *ast.File, parseDiags []source.Diagnostic, analyzers []*Analyzer) []s
 // RunWith is Run with options.
 func RunWith(f *ast.File, parseDiags []source.Diagnostic, analyzers []*Analyzer, opts Options) []source.Diagnostic {
 	info := NewInfo(f)
+	// The analyzers are independent and Info is safe for concurrent use:
+	// run them on all CPUs, each into its own slot, then merge in order.
+	found := make([][]source.Diagnostic, len(analyzers))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(analyzers)/8))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(analyzers); i += workers {
+				if analyzers[i].Run != nil {
+					found[i] = runOne(analyzers[i], f, info, opts)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 	diags := append([]source.Diagnostic(nil), parseDiags...)
-	for _, a := range analyzers {
-		if a.Run == nil {
-			continue
-		}
-		diags = append(diags, runOne(a, f, info, opts)...)
+	for _, d := range found {
+		diags = append(diags, d...)
 	}
 	diags = dropSuperseded(diags, analyzers)
 	diags = applySuppressions(f, diags)

@@ -42,6 +42,8 @@ func looksLikeShellVar(in *Info, id string) bool {
 
 // EnvNames are the names set in any env block of the file.
 func (in *Info) EnvNames() map[string]bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
 	if in.envNames != nil {
 		return in.envNames
 	}
