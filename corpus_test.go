@@ -3,11 +3,13 @@ package lobster_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/parser/astcheck"
 	"github.com/lobsterdev/lobster/lang/source"
@@ -156,4 +158,53 @@ func compareGolden(t *testing.T, path, got string) {
 	t.Errorf("%s differs:\n%s", path, diff.Diff("want", want, "got", []byte(got)))
 }
 
-var _ = strings.TrimSpace
+// TestCorpusReviewCurrent keeps testdata/corpus-review.md in step with what
+// lobster check reports on the corpus: a new error or warning must be
+// reviewed (scripts/corpus-review.py) before it lands.
+func TestCorpusReviewCurrent(t *testing.T) {
+	review, err := os.ReadFile("testdata/corpus-review.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*"))
+	if len(files) == 0 {
+		t.Skip("no corpus at " + corpusDir)
+	}
+	want := map[string]bool{}
+	for _, line := range strings.Split(string(review), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) > 4 && strings.Contains(cells[1], ":") {
+			if strings.TrimSpace(cells[4]) == "UNREVIEWED" {
+				t.Errorf("unreviewed finding in the corpus review: %s", line)
+			}
+			want[strings.TrimSpace(cells[1])+" "+strings.TrimSpace(cells[3])] = true
+		}
+	}
+	got := map[string]bool{}
+	for _, path := range files {
+		name := filepath.Base(path)
+		if name == "SOURCES.md" {
+			continue
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, diags := parser.Parse(name, src)
+		for _, d := range check.RunWith(f, diags, check.Rules, check.Options{Path: path}) {
+			if d.Severity == source.Error || d.Severity == source.Warning {
+				got[fmt.Sprintf("%s:%d:%d %s", name, d.Range.Start.Line, d.Range.Start.Col, d.Code)] = true
+			}
+		}
+	}
+	for k := range got {
+		if !want[k] {
+			t.Errorf("finding not in testdata/corpus-review.md (run scripts/corpus-review.py and review it): %s", k)
+		}
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("testdata/corpus-review.md lists a finding that is gone (run scripts/corpus-review.py): %s", k)
+		}
+	}
+}
