@@ -72,6 +72,7 @@ type checkFlags struct {
 	stdinFilename string
 	explain       string
 	fix           bool
+	unsafeFixes   bool
 	diff          bool
 }
 
@@ -110,6 +111,7 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 	fs.StringVar(&opts.stdinFilename, "stdin-filename", "<stdin>", "the `name` of the file read from \"-\"")
 	fs.StringVar(&opts.explain, "explain", "", "print the documentation of a diagnostic `code`")
 	fs.BoolVar(&opts.fix, "fix", false, "apply the fixes to the files")
+	fs.BoolVar(&opts.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply fixes that may change what the workflow does")
 	fs.BoolVar(&opts.diff, "diff", false, "print the fixes as a unified diff instead of applying them")
 	usageErr := func(format string, args ...any) int {
 		if format != "" {
@@ -189,9 +191,9 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 
 	switch {
 	case opts.diff:
-		return max(code, writeFixDiff(results, stdout, stderr))
+		return max(code, writeFixDiff(results, opts.unsafeFixes, stdout, stderr))
 	case opts.fix:
-		code = max(code, applyFixes(analyze, inputs, results, stderr))
+		code = max(code, applyFixes(analyze, inputs, results, opts.unsafeFixes, stderr))
 	}
 
 	for _, r := range results {

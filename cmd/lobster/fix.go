@@ -16,18 +16,23 @@ type fixPlan struct {
 	edits   []source.Edit
 	applied int // fixes taken
 	skipped int // fixes left out because they overlap a taken one
+	unsafe  int // unsafe fixes left out
 }
 
 // planFixes chooses the edits of one file's findings (in their order, which
 // is by position). The first fix of each finding is taken when none of its
 // edits overlaps an edit already taken; an edit equal to one already taken
 // is not repeated. Findings reported in another file, and fixes whose edits
-// lie outside src, are left out. (Fixes are not yet tagged safe or unsafe:
-// all are applied.)
-func planFixes(name string, src []byte, diags []source.Diagnostic) fixPlan {
+// lie outside src, are left out, and so are unsafe fixes unless unsafe is
+// set.
+func planFixes(name string, src []byte, diags []source.Diagnostic, unsafe bool) fixPlan {
 	var p fixPlan
 	for _, d := range diags {
 		if d.File != name || len(d.Fixes) == 0 || len(d.Fixes[0].Edits) == 0 {
+			continue
+		}
+		if d.Fixes[0].Unsafe && !unsafe {
+			p.unsafe++
 			continue
 		}
 		var add []source.Edit
@@ -77,12 +82,12 @@ func editsConflict(a, b source.Edit) bool {
 
 // fixed returns the text of a checked file with its planned fixes applied,
 // and the plan; ok is false when there is nothing to change.
-func fixed(r result) (out []byte, p fixPlan, ok bool) {
+func fixed(r result, unsafe bool) (out []byte, p fixPlan, ok bool) {
 	if r.readErr != "" || r.panicked != "" || r.file == nil {
 		return nil, p, false
 	}
 	src := r.file.Content
-	p = planFixes(r.name, src, r.diags)
+	p = planFixes(r.name, src, r.diags, unsafe)
 	if len(p.edits) == 0 {
 		return nil, p, false
 	}
@@ -97,12 +102,13 @@ func fixed(r result) (out []byte, p fixPlan, ok bool) {
 // changed files again (updating results) and reports the count on stderr. It
 // returns exitInternal when the checker crashes on a fixed file, exitUsage
 // when a file cannot be written, else exitOK.
-func applyFixes(analyze analyzer, inputs []input, results []result, stderr io.Writer) int {
+func applyFixes(analyze analyzer, inputs []input, results []result, unsafe bool, stderr io.Writer) int {
 	code := exitOK
-	applied, skipped, changed := 0, 0, 0
+	applied, skipped, unsafeLeft, changed := 0, 0, 0, 0
 	for i, r := range results {
-		out, p, ok := fixed(r)
+		out, p, ok := fixed(r, unsafe)
 		skipped += p.skipped
+		unsafeLeft += p.unsafe
 		if !ok || inputs[i].stdin {
 			continue
 		}
@@ -126,20 +132,30 @@ func applyFixes(analyze analyzer, inputs []input, results []result, stderr io.Wr
 		fmt.Fprintf(stderr, "lobster: %s not applied: %s another; run lobster check --fix again\n",
 			plural(skipped, "fix", "fixes"), overlaps(skipped))
 	}
+	reportUnsafe(stderr, unsafeLeft)
 	return code
+}
+
+// reportUnsafe tells how many unsafe fixes were left out.
+func reportUnsafe(stderr io.Writer, n int) {
+	if n > 0 {
+		fmt.Fprintf(stderr, "lobster: %s left out: it may change what the workflow does; review it, or add --unsafe-fixes\n",
+			plural(n, "unsafe fix", "unsafe fixes"))
+	}
 }
 
 // writeFixDiff prints the changes that --fix would make as a unified diff,
 // with a count on stderr, and returns the exit code of the findings.
-func writeFixDiff(results []result, stdout, stderr io.Writer) int {
+func writeFixDiff(results []result, unsafe bool, stdout, stderr io.Writer) int {
 	code := exitOK
-	applied, skipped, changed := 0, 0, 0
+	applied, skipped, unsafeLeft, changed := 0, 0, 0, 0
 	for _, r := range results {
 		if r.readErr == "" && r.panicked == "" && source.HasErrors(r.diags) {
 			code = exitFindings
 		}
-		out, p, ok := fixed(r)
+		out, p, ok := fixed(r, unsafe)
 		skipped += p.skipped
+		unsafeLeft += p.unsafe
 		if !ok {
 			continue
 		}
@@ -155,6 +171,7 @@ func writeFixDiff(results []result, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lobster: %s left for a later run: %s another\n",
 			plural(skipped, "fix", "fixes"), overlaps(skipped))
 	}
+	reportUnsafe(stderr, unsafeLeft)
 	return code
 }
 

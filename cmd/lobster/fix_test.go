@@ -36,7 +36,7 @@ func TestPlanFixes(t *testing.T) {
 		{File: "f.lobster"},      // no fix
 		diag(edit(f, 2, 2, "|")), // an insertion where the first edit ends: taken
 	}
-	p := planFixes("f.lobster", f.Content, diags)
+	p := planFixes("f.lobster", f.Content, diags, true)
 	if p.applied != 5 || p.skipped != 4 {
 		t.Errorf("applied %d, skipped %d; want 5 and 4", p.applied, p.skipped)
 	}

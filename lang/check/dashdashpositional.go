@@ -54,7 +54,7 @@ func runDashdashPositional(p *Pass) {
 			if !fixed {
 				if edit, ok := plShellFix(p, st, prog); ok {
 					fixed = true
-					d.Fixes = []source.Fix{{Message: "Run the command line through exec --shell", Edits: []source.Edit{edit}}}
+					d.Fixes = []source.Fix{{Message: "Run the command line through exec --shell (unsafe: the shell interprets the line)", Edits: []source.Edit{edit}, Unsafe: true}}
 				}
 			}
 			p.Report(d)

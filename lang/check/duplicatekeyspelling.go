@@ -49,7 +49,7 @@ func runDuplicateKeySpelling(p *Pass) {
 				if !same {
 					msg += " (unsafe: the values differ)"
 				}
-				d.Fixes = []source.Fix{{Message: msg, Edits: []source.Edit{e}}}
+				d.Fixes = []source.Fix{{Message: msg, Edits: []source.Edit{e}, Unsafe: !same}}
 			}
 			p.Report(d)
 		}

@@ -74,7 +74,7 @@ func runFoldedScalarShell(p *Pass) {
 						header := source.Span{Start: s.Pos(), End: s.Pos() + 1}
 						d := p.Finding(source.Span{Start: f.Key.Pos(), End: header.End}, "\">\" folds these lines into one, so %s; use \"|\" for multi-line scripts", why)
 						d.Related = []source.Related{p.Related(s.Map.Span(at, k), "this line is joined with the next one")}
-						d.Fixes = []source.Fix{{Message: "Use a literal block scalar", Edits: []source.Edit{p.Edit(header, "|")}}}
+						d.Fixes = []source.Fix{{Message: "Use a literal block scalar (unsafe: it changes the command if the folding was meant)", Edits: []source.Edit{p.Edit(header, "|")}, Unsafe: true}}
 						p.Report(d)
 						return
 					}

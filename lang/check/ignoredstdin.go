@@ -82,5 +82,5 @@ func moveStdinToBranches(p *Pass, s *StepInfo) (source.Fix, bool) {
 			edits = append(edits, p.Edit(source.Span{Start: end + nl, End: end + nl}, "\n"+indent+key+": "+value))
 		}
 	}
-	return source.Fix{Message: "Move \"stdin\" onto each branch that has none", Edits: edits}, true
+	return source.Fix{Message: "Move \"stdin\" onto each branch that has none (unsafe: check that every branch wants the data)", Edits: edits, Unsafe: true}, true
 }

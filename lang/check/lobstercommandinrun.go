@@ -57,8 +57,9 @@ func runLobsterCommandInRun(p *Pass) {
 			if !fixed && file != nil && plPipelineOnly(file, sh) && plCanRenameToPipeline(si, f) {
 				fixed = true
 				d.Fixes = []source.Fix{{
-					Message: "Move the command to pipeline:",
+					Message: "Move the command to pipeline: (unsafe: a pipeline receives stdin as items, a shell as text)",
 					Edits:   []source.Edit{p.Edit(ast.SpanOf(f.Key), "pipeline")},
+					Unsafe:  true,
 				}}
 			}
 			p.Report(d)

@@ -41,7 +41,7 @@ func runRunAndCommand(p *Pass) {
 		}
 		d.Related = []source.Related{p.Related(st.Run.Key.Span, "\"run\" is used")}
 		if e, ok := removeField(p, &st.Object, st.Command); ok {
-			d.Fixes = []source.Fix{{Message: "Remove the ignored \"command\" (unsafe: check which one was meant)", Edits: []source.Edit{e}}}
+			d.Fixes = []source.Fix{{Message: "Remove the ignored \"command\" (unsafe: check which one was meant)", Edits: []source.Edit{e}, Unsafe: true}}
 		}
 		p.Report(d)
 	}

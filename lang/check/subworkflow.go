@@ -282,7 +282,7 @@ func runSubworkflowMissing(p *Pass) {
 			i := strings.LastIndexAny(text, "/"+string(filepath.Separator)) + 1
 			d.Message += fmt.Sprintf("; did you mean %q?", text[:i]+near)
 			d.Fixes = []source.Fix{{Message: fmt.Sprintf("Change the path to %q", text[:i]+near),
-				Edits: []source.Edit{p.Edit(c.Value.Scalar.Map.Span(i, len(text)), near)}}}
+				Edits: []source.Edit{p.Edit(c.Value.Scalar.Map.Span(i, len(text)), near)}, Unsafe: true}}
 		}
 		p.Report(d)
 	}

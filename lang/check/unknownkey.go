@@ -402,6 +402,7 @@ func adviseStepKey(p *Pass, c unknownKeyCtx, f *ast.Field, target, note string) 
 	}
 	fix := &source.Fix{Message: fmt.Sprintf("Rename %q to %q", name, target), Edits: []source.Edit{renameKey(p, f, target)}}
 	if target == "timeout_ms" && normKey(name) != "timeoutms" {
+		fix.Unsafe = true // the value may be meant in seconds
 		// timeout, timeout_seconds…: the value may be in seconds.
 		sc, _ := ast.Resolve(f.Value).(*ast.Scalar)
 		seconds := strings.Contains(normKey(name), "sec") || strings.HasSuffix(name, "_s")
@@ -412,6 +413,7 @@ func adviseStepKey(p *Pass, c unknownKeyCtx, f *ast.Field, target, note string) 
 			fix = &source.Fix{
 				Message: fmt.Sprintf("Replace %q with timeout_ms: %s", name+": "+sc.Text, ms),
 				Edits:   []source.Edit{renameKey(p, f, target), p.Edit(ast.SpanOf(sc), ms)},
+				Unsafe:  true,
 			}
 		case seconds:
 			note = noteMs + ", not seconds"

@@ -45,6 +45,7 @@ func runWhenAndCondition(p *Pass) {
 					d.Fixes = []source.Fix{{
 						Message: fmt.Sprintf("Combine into when: %q (unsafe: the step then also needs the condition)", combined),
 						Edits:   []source.Edit{p.Edit(ast.SpanOf(st.When.Value), jsonQuote(combined)), remove},
+						Unsafe:  true,
 					}}
 				}
 			}

@@ -74,10 +74,13 @@ type Related struct {
 	Message string `json:"message"`
 }
 
-// Fix is a suggested change, as text edits in the diagnostic's file.
+// Fix is a suggested change, as text edits in the diagnostic's file. An
+// unsafe fix may change what the workflow does (the author must choose);
+// `lobster check --fix` applies only safe ones unless asked.
 type Fix struct {
 	Message string `json:"message"`
 	Edits   []Edit `json:"edits"`
+	Unsafe  bool   `json:"unsafe,omitempty"`
 }
 
 // Edit replaces the text of Range with NewText.

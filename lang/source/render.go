@@ -166,6 +166,7 @@ type jsonDiagnostic struct {
 type jsonFix struct {
 	Message string `json:"message"`
 	Edits   []Edit `json:"edits"`
+	Unsafe  bool   `json:"unsafe,omitempty"`
 }
 
 // WriteJSON writes diags as one JSON array, indented by two spaces and
@@ -193,7 +194,7 @@ func WriteJSON(w io.Writer, diags []Diagnostic) error {
 			jd.Related = []Related{}
 		}
 		for j, f := range d.Fixes {
-			jd.Fixes[j] = jsonFix{Message: f.Message, Edits: f.Edits}
+			jd.Fixes[j] = jsonFix{Message: f.Message, Edits: f.Edits, Unsafe: f.Unsafe}
 			if jd.Fixes[j].Edits == nil {
 				jd.Fixes[j].Edits = []Edit{}
 			}
