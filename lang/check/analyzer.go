@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -77,7 +76,7 @@ func (p *Pass) Edit(sp source.Span, newText string) source.Edit {
 // Text is the source text of a span.
 func (p *Pass) Text(sp source.Span) string { return p.File.Src.TextOf(sp) }
 
-var codePattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+var codePattern = lazyRE(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
 // Validate checks a list of analyzers: unique well-formed names, a summary,
 // a valid severity, and documentation examples.
@@ -85,7 +84,7 @@ func Validate(analyzers []*Analyzer) error {
 	seen := map[string]bool{}
 	for _, a := range analyzers {
 		switch {
-		case !codePattern.MatchString(a.Name):
+		case !codePattern().MatchString(a.Name):
 			return fmt.Errorf("analyzer %q: the name must be kebab-case", a.Name)
 		case seen[a.Name]:
 			return fmt.Errorf("analyzer %q is listed twice", a.Name)

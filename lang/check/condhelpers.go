@@ -1,7 +1,6 @@
 package check
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -159,7 +158,7 @@ func condLitText(l *ast.Literal) string {
 // jsNumericRx matches what JavaScript's Number() parses as a finite or
 // infinite number once the string is trimmed (decimal with an optional
 // exponent, or 0x/0o/0b integers, or Infinity).
-var jsNumericRx = regexp.MustCompile(`^(?:[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|Infinity)|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+)$`)
+var jsNumericRx = lazyRE(`^(?:[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|Infinity)|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+)$`)
 
 // condStrictlyNumeric reports whether a literal is "strictly numeric" for
 // the ordering operators (WF §3.7): a number, or a non-blank string that
@@ -170,7 +169,7 @@ func condStrictlyNumeric(l *ast.Literal) bool {
 		return true
 	case ast.LitString, ast.LitWord:
 		t := strings.TrimFunc(l.Value, condJSSpace)
-		return t != "" && jsNumericRx.MatchString(t)
+		return t != "" && jsNumericRx().MatchString(t)
 	}
 	return false
 }

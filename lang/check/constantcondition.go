@@ -180,7 +180,7 @@ func condNumber(v condValue) (float64, bool) {
 		return v.n, !math.IsNaN(v.n)
 	case ast.LitString:
 		t := strings.TrimFunc(v.s, condJSSpace)
-		if t == "" || !jsNumericRx.MatchString(t) {
+		if t == "" || !jsNumericRx().MatchString(t) {
 			return 0, false
 		}
 		if n, err := strconv.ParseFloat(t, 64); err == nil {

@@ -3,7 +3,6 @@ package check
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -38,7 +37,7 @@ func polCostLimit(f *ast.File) *ast.CostLimit {
 }
 
 // polPlainNumber is a number YAML reads as a number when unquoted.
-var polPlainNumber = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
+var polPlainNumber = lazyRE(`^[0-9]+(\.[0-9]+)?$`)
 
 // polJSNumber is JavaScript's Number() of a YAML value, as the loader
 // applies it to max_usd; ok is false when the result is NaN.
@@ -114,7 +113,7 @@ func runCostLimitMaxUSDType(p *Pass) {
 				break
 			}
 			what = fmt.Sprintf("the string %q", v.Text)
-			if polPlainNumber.MatchString(t) && v.Tag() == "" && c.MaxUSD.Value == ast.Value(v) {
+			if polPlainNumber().MatchString(t) && v.Tag() == "" && c.MaxUSD.Value == ast.Value(v) {
 				fix = &source.Fix{Message: fmt.Sprintf("Unquote %s", t), Edits: []source.Edit{p.Edit(at, t)}}
 			}
 		}

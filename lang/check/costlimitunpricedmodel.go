@@ -3,7 +3,6 @@ package check
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
@@ -37,7 +36,7 @@ var polModelPrices = map[string]bool{
 	"gemini-1.5-pro": true, "gemini-1.5-flash": true,
 }
 
-var polArgOnly = regexp.MustCompile(`^\$\{([A-Za-z0-9_-]+)\}$`)
+var polArgOnly = lazyRE(`^\$\{([A-Za-z0-9_-]+)\}$`)
 
 // polEnvValue is the literal value of an env entry in an env field, and
 // whether the entry exists.
@@ -65,7 +64,7 @@ func polEnvValue(f *ast.Field, names ...string) (value string, literal, found bo
 // polResolveModel reads a model name: a literal, or an ${arg} with a string
 // default. ok is false when it cannot be known.
 func polResolveModel(p *Pass, text string) (string, bool) {
-	if m := polArgOnly.FindStringSubmatch(text); m != nil {
+	if m := polArgOnly().FindStringSubmatch(text); m != nil {
 		def, ok := p.Info.ArgBy[m[1]]
 		if !ok {
 			return "", false

@@ -1,8 +1,6 @@
 package check
 
 import (
-	"regexp"
-
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -23,7 +21,7 @@ var CostLimitWithoutLLM = &Analyzer{
 }
 
 // polMaybeModelText is shell text that may call a model or print usage.
-var polMaybeModelText = regexp.MustCompile(`(?i)llm|openclaw|clawd|claude|anthropic|openai|gpt|gemini|ollama|codex|mistral|aider|lobster|bedrock|vertex|litellm|usage`)
+var polMaybeModelText = lazyRE(`(?i)llm|openclaw|clawd|claude|anthropic|openai|gpt|gemini|ollama|codex|mistral|aider|lobster|bedrock|vertex|litellm|usage`)
 
 // polMayCallModel reports whether a step may produce billed usage.
 func polMayCallModel(s *ast.Step) bool {
@@ -39,10 +37,10 @@ func polMayCallModel(s *ast.Step) bool {
 	if pl, ok := fieldValue(s.Pipeline).(*ast.Pipeline); ok && pl.Err != nil {
 		return true // cannot tell
 	}
-	if sh := polShell(s); sh != nil && polMaybeModelText.MatchString(sh.Scalar.Text) {
+	if sh := polShell(s); sh != nil && polMaybeModelText().MatchString(sh.Scalar.Text) {
 		return true
 	}
-	if pl, ok := fieldValue(s.Pipeline).(*ast.Pipeline); ok && polMaybeModelText.MatchString(pl.Scalar.Text) {
+	if pl, ok := fieldValue(s.Pipeline).(*ast.Pipeline); ok && polMaybeModelText().MatchString(pl.Scalar.Text) {
 		return true
 	}
 	return false

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -85,7 +84,7 @@ func polShell(s *ast.Step) *ast.Shell {
 // through the lobster CLI or a shim ("lobster 'llm.invoke …'"), the
 // llm-task tool through the openclaw.invoke / clawd.invoke shim, or the
 // OpenClaw agent CLI.
-var polShellLLMPattern = regexp.MustCompile(`\b(?:llm\.invoke|llm_task\.invoke|openclaw\.agent)\b|\b(?:openclaw|clawd)\.invoke\b[^|;&\n]*?--tool(?:=|\s+)['"]?llm-task\b|\bopenclaw\s+agent\b`)
+var polShellLLMPattern = lazyRE(`\b(?:llm\.invoke|llm_task\.invoke|openclaw\.agent)\b|\b(?:openclaw|clawd)\.invoke\b[^|;&\n]*?--tool(?:=|\s+)['"]?llm-task\b|\bopenclaw\s+agent\b`)
 
 // polShellLLMCall finds the first model call in shell text, outside comment
 // lines, and returns its decoded offsets.
@@ -103,7 +102,7 @@ func polShellLLMCall(sh *ast.Shell) (i, j int, ok bool) {
 		}
 		line := text[start:end]
 		if !strings.HasPrefix(strings.TrimLeft(line, " \t"), "#") {
-			if m := polShellLLMPattern.FindStringIndex(line); m != nil {
+			if m := polShellLLMPattern().FindStringIndex(line); m != nil {
 				return start + m[0], start + m[1], true
 			}
 		}

@@ -3,7 +3,6 @@ package check
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -32,7 +31,7 @@ dialect throughout is reported once as ` + "`foreign-dialect`" + ` instead.`,
 }
 
 // mustachePath is the inside of a {{ }} that reads like a variable.
-var mustachePath = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$`)
+var mustachePath = lazyRE(`^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$`)
 
 // goTemplateWords are Go text/template actions and functions, which a
 // command's own --format '{{json .}}' uses.
@@ -124,7 +123,7 @@ func scanMustache(p *Pass, s *ast.Scalar, what string, shell bool, skip []source
 			from = i + 2 // "{{{{": look again from the inner braces
 			continue
 		}
-		path := mustachePath.MatchString(inner) && !goTemplateWords[inner]
+		path := mustachePath().MatchString(inner) && !goTemplateWords[inner]
 		if !gha && !path {
 			if shell || inner == "" || strings.HasPrefix(inner, ".") || strings.Contains(inner, "|") {
 				continue // the command's own template syntax, or a filter
@@ -166,7 +165,7 @@ func mustacheArg(p *Pass, inner string) string {
 	for _, prefix := range []string{"inputs.", "input.", "args.", "params.", "vars."} {
 		name = strings.TrimPrefix(name, prefix)
 	}
-	if p.Info.ArgBy[name] != nil && mustachePath.MatchString(name) && !strings.Contains(name, ".") {
+	if p.Info.ArgBy[name] != nil && mustachePath().MatchString(name) && !strings.Contains(name, ".") {
 		return name
 	}
 	return ""

@@ -32,28 +32,28 @@ var RetrySideEffect = &Analyzer{
 
 type polEffect struct {
 	keys []string // the pattern can only match text holding one of these
-	rx   *regexp.Regexp
+	rx   func() *regexp.Regexp
 	what string
 }
 
 // polShellEffects are shell commands with side effects that a second run
 // repeats.
 var polShellEffects = []polEffect{
-	{[]string{"curl"}, regexp.MustCompile(`\bcurl\b[^|;&\n]*?(?:\s-X\s*|\s--request[= ]\s*)['"]?(?:POST|PUT|PATCH|DELETE)\b`), "changes remote state"},
-	{[]string{"curl"}, regexp.MustCompile(`\bcurl\b[^|;&\n]*?\s(?:-d|--data(?:-raw|-binary|-urlencode)?|-F|--form|--json)(?:[\s=]|$)`), "sends data to a server"},
-	{[]string{"wget"}, regexp.MustCompile(`\bwget\b[^|;&\n]*?\s--(?:post-data|post-file|method[= ]['"]?(?:POST|PUT|PATCH|DELETE)\b)`), "changes remote state"},
-	{[]string{"gh"}, regexp.MustCompile(`\bgh\s+(?:pr|issue)\s+(?:create|merge|comment|close|reopen|edit|review|delete|lock)\b`), "changes GitHub state"},
-	{[]string{"gh"}, regexp.MustCompile(`\bgh\s+release\s+(?:create|upload|delete|edit)\b`), "changes GitHub state"},
-	{[]string{"gh"}, regexp.MustCompile(`\bgh\s+api\b[^|;&\n]*?(?:\s-X\s*|\s--method[= ]\s*)['"]?(?:POST|PUT|PATCH|DELETE)\b`), "changes GitHub state"},
-	{[]string{"push"}, regexp.MustCompile(`\bgit\s+push\b`), "pushes to a remote"},
-	{[]string{"publish", "push", "upload"}, regexp.MustCompile(`\b(?:npm|pnpm|yarn|cargo)\s+publish\b|\bdocker\s+push\b|\btwine\s+upload\b`), "publishes a package"},
-	{[]string{"gmail", "mail"}, regexp.MustCompile(`\bgog\s+gmail\s+send\b|\bsendmail\b|\bmailx\b`), "sends email"},
-	{[]string{"message"}, regexp.MustCompile(`\bopenclaw\s+message\s+send\b`), "sends a message"},
-	{[]string{".invoke"}, regexp.MustCompile(`\b(?:openclaw|clawd)\.invoke\b[^|;&\n]*?--action(?:=|\s+)['"]?(?:send|post|create|delete|remove|update|edit|merge|publish|write|reply|react|dispatch|push|put|patch|upload|comment|close)`), "changes state through an OpenClaw tool"},
+	{[]string{"curl"}, lazyRE(`\bcurl\b[^|;&\n]*?(?:\s-X\s*|\s--request[= ]\s*)['"]?(?:POST|PUT|PATCH|DELETE)\b`), "changes remote state"},
+	{[]string{"curl"}, lazyRE(`\bcurl\b[^|;&\n]*?\s(?:-d|--data(?:-raw|-binary|-urlencode)?|-F|--form|--json)(?:[\s=]|$)`), "sends data to a server"},
+	{[]string{"wget"}, lazyRE(`\bwget\b[^|;&\n]*?\s--(?:post-data|post-file|method[= ]['"]?(?:POST|PUT|PATCH|DELETE)\b)`), "changes remote state"},
+	{[]string{"gh"}, lazyRE(`\bgh\s+(?:pr|issue)\s+(?:create|merge|comment|close|reopen|edit|review|delete|lock)\b`), "changes GitHub state"},
+	{[]string{"gh"}, lazyRE(`\bgh\s+release\s+(?:create|upload|delete|edit)\b`), "changes GitHub state"},
+	{[]string{"gh"}, lazyRE(`\bgh\s+api\b[^|;&\n]*?(?:\s-X\s*|\s--method[= ]\s*)['"]?(?:POST|PUT|PATCH|DELETE)\b`), "changes GitHub state"},
+	{[]string{"push"}, lazyRE(`\bgit\s+push\b`), "pushes to a remote"},
+	{[]string{"publish", "push", "upload"}, lazyRE(`\b(?:npm|pnpm|yarn|cargo)\s+publish\b|\bdocker\s+push\b|\btwine\s+upload\b`), "publishes a package"},
+	{[]string{"gmail", "mail"}, lazyRE(`\bgog\s+gmail\s+send\b|\bsendmail\b|\bmailx\b`), "sends email"},
+	{[]string{"message"}, lazyRE(`\bopenclaw\s+message\s+send\b`), "sends a message"},
+	{[]string{".invoke"}, lazyRE(`\b(?:openclaw|clawd)\.invoke\b[^|;&\n]*?--action(?:=|\s+)['"]?(?:send|post|create|delete|remove|update|edit|merge|publish|write|reply|react|dispatch|push|put|patch|upload|comment|close)`), "changes state through an OpenClaw tool"},
 }
 
 // polMutatingAction matches openclaw.invoke actions that change state.
-var polMutatingAction = regexp.MustCompile(`^(?i:send|post|create|delete|remove|update|edit|merge|publish|write|reply|react|dispatch|push|put|patch|upload|comment|close)`)
+var polMutatingAction = lazyRE(`^(?i:send|post|create|delete|remove|update|edit|merge|publish|write|reply|react|dispatch|push|put|patch|upload|comment|close)`)
 
 // polSideEffect is one side effect found in a step.
 type polSideEffect struct {
@@ -74,7 +74,7 @@ func polShellEffect(s *ast.Scalar) (polSideEffect, bool) {
 		if !polContainsAny(text, e.keys) {
 			continue
 		}
-		m := e.rx.FindStringIndex(text)
+		m := e.rx().FindStringIndex(text)
 		if m == nil || best >= 0 && m[0] >= best {
 			continue
 		}
@@ -100,7 +100,7 @@ func polStepEffect(s *ast.Step) (polSideEffect, bool) {
 		case "gog.gmail.send":
 			return polSideEffect{span: ast.SpanOf(st.Name), text: "gog.gmail.send", what: "sends email", noMore: true}, true
 		case "openclaw.invoke", "clawd.invoke":
-			if a := polStageFlag(st, "action"); a != nil && a.Value != nil && polMutatingAction.MatchString(a.Value.Text) {
+			if a := polStageFlag(st, "action"); a != nil && a.Value != nil && polMutatingAction().MatchString(a.Value.Text) {
 				return polSideEffect{span: ast.SpanOf(st), text: st.Name.Text + " --action " + a.Value.Text, what: "changes state through an OpenClaw tool", invoke: true}, true
 			}
 		case "exec":

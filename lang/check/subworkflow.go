@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,7 +39,7 @@ type subCall struct {
 }
 
 // argRefPattern is the reference's arg substitution pattern (WF §3.2).
-var argRefPattern = regexp.MustCompile(`\$\{([A-Za-z0-9_-]+)\}`)
+var argRefPattern = lazyRE(`\$\{([A-Za-z0-9_-]+)\}`)
 
 // callerDir is the directory that relative workflow: paths of the file at
 // path are resolved against (WF §2.7); the current directory when the file is
@@ -93,7 +92,7 @@ func substituteArgDefaults(in *Info, t *ast.Template) (string, []string, bool) {
 	var b strings.Builder
 	var defaulted []string
 	last := 0
-	for _, m := range argRefPattern.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range argRefPattern().FindAllStringSubmatchIndex(text, -1) {
 		name := text[m[2]:m[3]]
 		v, ok := argDefault(in, name)
 		if !ok {

@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -22,7 +21,7 @@ type argUse struct {
 }
 
 // lobsterArgVar matches the variables that carry args to a step (WF §3.6).
-var lobsterArgVar = regexp.MustCompile(`LOBSTER_ARG(S_JSON|_[A-Z0-9_]+)`)
+var lobsterArgVar = lazyRE(`LOBSTER_ARG(S_JSON|_[A-Z0-9_]+)`)
 
 // argUseOf finds the args a child reads: ${name} references in the texts
 // that are templated, and LOBSTER_ARG_N / LOBSTER_ARGS_JSON anywhere in its
@@ -39,7 +38,7 @@ func argUseOf(c *subFile) *argUse {
 	src := c.File.Src.Content
 	comments := c.File.Comments
 	ci := 0
-	for _, m := range lobsterArgVar.FindAllSubmatchIndex(src, -1) {
+	for _, m := range lobsterArgVar().FindAllSubmatchIndex(src, -1) {
 		for ci < len(comments) && comments[ci].End() <= m[0] {
 			ci++
 		}

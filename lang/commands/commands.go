@@ -9,7 +9,10 @@
 // empty quotes are kept as empty arguments.
 package commands
 
-import "sort"
+import (
+	"sort"
+	"sync"
+)
 
 // Type is the type of a flag's value.
 type Type uint8
@@ -256,38 +259,40 @@ func (c *Command) FlagNames() []string {
 // argument.
 func (c *Command) ReadsPositionals() bool { return len(c.Positionals) > 0 }
 
-var (
+// registry indexes the table, on first use.
+type registry struct {
 	byName map[string]*Command
 	names  []string
 	sorted []*Command
-)
+}
 
-func init() {
-	byName = make(map[string]*Command, len(table)+2)
-	for _, c := range table {
-		byName[c.Name] = c
-		names = append(names, c.Name)
+var index = sync.OnceValue(func() *registry {
+	r := &registry{byName: make(map[string]*Command, len(table())+2)}
+	for _, c := range table() {
+		r.byName[c.Name] = c
+		r.names = append(r.names, c.Name)
 		for _, a := range c.Aliases {
-			byName[a] = c
-			names = append(names, a)
+			r.byName[a] = c
+			r.names = append(r.names, a)
 		}
 	}
-	sort.Strings(names)
-	sorted = append([]*Command(nil), table...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
-}
+	sort.Strings(r.names)
+	r.sorted = append([]*Command(nil), table()...)
+	sort.Slice(r.sorted, func(i, j int) bool { return r.sorted[i].Name < r.sorted[j].Name })
+	return r
+})
 
 // Lookup finds a command by its name or an alias. Names are case-sensitive,
 // as in the reference's registry.
 func Lookup(name string) (*Command, bool) {
-	c, ok := byName[name]
+	c, ok := index().byName[name]
 	return c, ok
 }
 
 // All returns every command once (aliases are not repeated), sorted by name.
 // The slice is shared: do not modify it.
-func All() []*Command { return sorted }
+func All() []*Command { return index().sorted }
 
 // Names returns every registered name, aliases included, sorted as the
 // reference's commands.list sorts them (byte order).
-func Names() []string { return names }
+func Names() []string { return index().names }
