@@ -98,6 +98,8 @@ type RefSite struct {
 	Step    *StepInfo // the step whose field holds it; nil for workflow-level env and cwd
 	Field   *ast.Field
 	Context RefContext
+
+	res Resolution // what a step reference's id resolves to, computed once
 }
 
 // VarSite is one shell parameter expansion of a run/command text.
@@ -127,6 +129,13 @@ func NewInfo(f *ast.File) *Info {
 	if l, ok := fieldValue(w.Steps).(*ast.StepList); ok {
 		for _, s := range l.Steps() {
 			in.addStep(s, nil, len(in.Top))
+		}
+	}
+	// Many rules ask what each step reference names: answer once.
+	for i := range in.Refs {
+		rs := &in.Refs[i]
+		if r, ok := rs.Ref.(*ast.StepRef); ok {
+			rs.res = in.resolveSite(rs, r.ID)
 		}
 	}
 	return in
@@ -362,6 +371,13 @@ func (in *Info) topLevelDef(id string) *StepInfo {
 // ResolveSite resolves a reference site's id. A loop's own env is templated
 // for each iteration, so the loop's variables are visible there.
 func (in *Info) ResolveSite(rs *RefSite, id string) Resolution {
+	if r, ok := rs.Ref.(*ast.StepRef); ok && r.ID == id && rs.res != (Resolution{}) {
+		return rs.res
+	}
+	return in.resolveSite(rs, id)
+}
+
+func (in *Info) resolveSite(rs *RefSite, id string) Resolution {
 	if s := rs.Step; s != nil && s.IsLoop() && s.Step.Env != nil && rs.Field != s.Step.Env &&
 		ast.SpanOf(s.Step.Env).Covers(ast.SpanOf(rs.Field)) && (id == s.ItemVar || id == s.IndexVar) {
 		return Resolution{Visibility: Visible, Target: s, LoopVar: true}
