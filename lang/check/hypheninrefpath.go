@@ -9,7 +9,7 @@ import (
 // more name characters: $a.json.some-key.
 var HyphenInRefPath = &Analyzer{
 	Name:     "hyphen-in-ref-path",
-	Severity: source.Error,
+	Severity: source.Warning, // "$x.json.name-suffix" can be meant: the value followed by "-suffix"
 	Summary:  "a reference path runs into a \"-\": JSON keys with hyphens cannot be reached",
 	Doc: `Path segments of ` + "`$id.path`" + ` are ` + "`[A-Za-z0-9_]+`" + ` (WF §3.3): the match stops at the first
 "-". ` + "`$a.json.some-key`" + ` reads ` + "`$a.json.some`" + ` (usually undefined, so empty) and leaves ` + "`-key`" + ` as
