@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -54,6 +55,10 @@ Flags (they may also follow the paths; "--" ends the flags):
   --diff
         print the changes --fix would make as a unified diff, instead of
         the findings, and change no file
+  --shellcheck auto|off|PATH
+        run shellcheck on the text of run and command and report its
+        findings as shellcheck/SCnnnn (default auto: when shellcheck is
+        on PATH; off: never; or the shellcheck program to run)
 
 Exit codes:
 
@@ -74,6 +79,7 @@ type checkFlags struct {
 	fix           bool
 	unsafeFixes   bool
 	diff          bool
+	shellcheck    string
 }
 
 // parseInterleaved parses args with fs, allowing flags after positional
@@ -98,10 +104,11 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runCheckWith(analyze, args, stdin, stdout, stderr)
+	return runCheckWith(nil, args, stdin, stdout, stderr)
 }
 
-// runCheckWith is runCheck with the function that checks one file.
+// runCheckWith is runCheck with the function that checks one file; nil
+// means lobster check's own, with the --shellcheck program.
 func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var opts checkFlags
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
@@ -113,6 +120,7 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 	fs.BoolVar(&opts.fix, "fix", false, "apply the fixes to the files")
 	fs.BoolVar(&opts.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply fixes that may change what the workflow does")
 	fs.BoolVar(&opts.diff, "diff", false, "print the fixes as a unified diff instead of applying them")
+	fs.StringVar(&opts.shellcheck, "shellcheck", "auto", "run shellcheck on shell text: auto, off or the `program`")
 	usageErr := func(format string, args ...any) int {
 		if format != "" {
 			fmt.Fprintf(stderr, "lobster check: "+format+"\n", args...)
@@ -167,6 +175,13 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 
 	if n := countStdin(paths); n > 1 {
 		return usageErr(`"-" given %d times`, n)
+	}
+	if analyze == nil {
+		bin, err := shellcheckProgram(opts.shellcheck)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		analyze = analyzeWith(bin)
 	}
 	inputs, problems := collect(paths, opts.stdinFilename)
 	code := exitOK
@@ -369,6 +384,43 @@ type analyzer func(name string, src []byte) (*source.File, []source.Diagnostic)
 func analyze(name string, src []byte) (*source.File, []source.Diagnostic) {
 	file, diags := parser.Parse(name, src)
 	return file.Src, check.Run(file, diags, check.Rules)
+}
+
+// analyzeWith is analyze running the shellcheck program bin ("" for none).
+func analyzeWith(bin string) analyzer {
+	if bin == "" {
+		return analyze
+	}
+	return func(name string, src []byte) (*source.File, []source.Diagnostic) {
+		file, diags := parser.Parse(name, src)
+		return file.Src, check.RunWith(file, diags, check.Rules, check.Options{Path: file.Src.Name, Shellcheck: bin})
+	}
+}
+
+// shellcheckProgram resolves --shellcheck: auto is shellcheck from PATH
+// when there is one, off is none ("").
+func shellcheckProgram(flag string) (string, error) {
+	switch flag {
+	case "off":
+		return "", nil
+	case "auto":
+		bin, err := exec.LookPath("shellcheck")
+		if err != nil {
+			return "", nil
+		}
+		return bin, nil
+	case "":
+		return "", fmt.Errorf("invalid --shellcheck \"\": want auto, off or the path of shellcheck")
+	}
+	bin, err := exec.LookPath(flag)
+	if err != nil {
+		var ee *exec.Error
+		if errors.As(err, &ee) {
+			err = ee.Err
+		}
+		return "", fmt.Errorf("invalid --shellcheck %q: %s", flag, reason(err))
+	}
+	return bin, nil
 }
 
 // checkAll checks the inputs in parallel, at most GOMAXPROCS at a time, and

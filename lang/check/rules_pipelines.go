@@ -23,4 +23,5 @@ var pipelineRules = []*Analyzer{
 	StderrMergedIntoOutput,
 	FoldedScalarShell,
 	BashismInSh,
+	Shellcheck,
 }

@@ -18,6 +18,9 @@ type Options struct {
 	Path string
 	// ReadFile reads files the workflow refers to; nil means os.ReadFile.
 	ReadFile func(path string) ([]byte, error)
+	// Shellcheck is the shellcheck program that the shellcheck rule runs
+	// on the shell text of run and command; "" turns the rule off.
+	Shellcheck string
 }
 
 func (o Options) readFile(path string) ([]byte, error) {

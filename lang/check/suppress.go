@@ -115,13 +115,13 @@ func applySuppressions(f *ast.File, diags []source.Diagnostic) []source.Diagnost
 		}
 		for _, code := range s.codes {
 			switch {
-			case Lookup(code) == nil:
+			case Lookup(code) == nil && !externalCode(code):
 				msg := "unknown code " + quote(code) + " in a suppression"
 				if near := Suggest(code, allNames()); near != "" {
 					msg += "; did you mean " + quote(near) + "?"
 				}
 				kept = append(kept, source.Diagnostic{File: f.Src.Name, Range: rng, Severity: source.Warning, Code: "bad-suppression", Message: msg})
-			case !s.used[code]:
+			case !s.used[code] && !externalCode(code):
 				kept = append(kept, source.Diagnostic{
 					File: f.Src.Name, Range: rng, Severity: source.Info, Code: "unused-suppression",
 					Message: "the suppression of " + quote(code) + " matches no finding; remove it",
@@ -147,6 +147,22 @@ func suppressed(sups []*suppression, d source.Diagnostic) bool {
 		}
 	}
 	return hit
+}
+
+// externalCode reports whether code is one of shellcheck's, relayed by the
+// shellcheck rule: "shellcheck/SC" and digits. Whether shellcheck runs
+// depends on the machine, so its suppressions are never reported unused.
+func externalCode(code string) bool {
+	n, ok := strings.CutPrefix(code, "shellcheck/SC")
+	if !ok || n == "" {
+		return false
+	}
+	for _, c := range n {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func allNames() []string {

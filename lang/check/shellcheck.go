@@ -1,0 +1,440 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// Shellcheck relays the findings of shellcheck on run and command text,
+// under shellcheck's own codes (shellcheck/SC2086), at their exact places in
+// the YAML string. It runs only when Options.Shellcheck names the program.
+var Shellcheck = &Analyzer{
+	Name:     "shellcheck",
+	Severity: source.Warning,
+	Summary:  "shellcheck finds a problem in run or command text",
+	Doc: `When shellcheck is installed, lobster check runs it on the text of every run and command
+(--shellcheck=auto, the default: when "shellcheck" is on PATH; --shellcheck=off; or
+--shellcheck=PATH). Each finding is reported as shellcheck/SCnnnn at its exact place inside the
+YAML string, through block indentation, folding and escapes, with shellcheck's message and wiki
+link.
+
+The text is checked as the runtime runs it: with /bin/sh -lc (WF §2.3), so in shellcheck's sh
+dialect whatever shebang the text starts with, or in the dialect of the shell that LOBSTER_SHELL
+names in the step's, its parents' or the workflow's env (bash, dash, ksh, sh). Text for other
+shells (zsh, pwsh, cmd…) or a templated LOBSTER_SHELL is not checked. The runtime substitutes
+references before the shell runs, so shellcheck sees each one that it substitutes replaced by as
+many "x" as it has bytes: positions stay exact and $step.json is not taken for the shell variable
+$step. What the runtime leaves to the shell is left too (WF §0): $id.path when no step or loop
+variable is named id ($DIR.bak), and ${name} when no arg is declared and name is written in
+capitals or assigned in the text (NAME=…; echo "${NAME}"). These codes are never reported:
+SC1091 (sourced file not found), SC2043, SC2050, SC2157, SC2194 (constant words where a
+reference stood), SC2153 and SC2154 (a variable assigned nowhere in the text: the env of the
+workflow, the step and the process sets it). In the default /bin/sh, SC3010, SC3014 and SC3046
+are left to bashism-in-sh. exec --shell lines of pipelines are not checked.
+
+Severity: shellcheck's error and warning are warnings (what shellcheck sees through placeholders
+is not certain enough to fail a check), info is info and style is a hint.
+
+Suppress a finding with a shellcheck directive in the text ("# shellcheck disable=SC2086",
+which works inside block scalars), with "# lobster-ignore: shellcheck/SC2086" on the line where
+the finding starts (outside block scalars), or for the whole file with "# lobster-ignore-file:
+shellcheck/SC2086". A .shellcheckrc (or shellcheckrc) in the workflow file's directory or the
+nearest parent that has one is honoured. The code "shellcheck" itself reports that shellcheck
+could not run or did not finish within 10 seconds.`,
+	Bad:  "- id: list\n  run: ls $DIR",
+	Good: "- id: list\n  run: ls \"$DIR\"",
+	Run:  runShellcheck,
+}
+
+const (
+	// scTimeout bounds the shellcheck runs of one file, together.
+	scTimeout = 10 * time.Second
+	// scBatch is the most scripts given to one shellcheck process.
+	scBatch = 200
+	// scAlwaysExcluded are codes that the placeholders and the
+	// environment Lobster provides make wrong (actionlint's list).
+	scAlwaysExcluded = "SC1091,SC2043,SC2050,SC2153,SC2154,SC2157,SC2194"
+	// scBashismExcluded are left to bashism-in-sh under the default shell.
+	scBashismExcluded = ",SC3010,SC3014,SC3046"
+)
+
+// scScript is one run/command text to check.
+type scScript struct {
+	field *ast.Field
+	sh    *ast.Shell
+	text  string // the decoded text with the references masked
+	lines []int  // where the lines of text start, once needed
+}
+
+// scGroup is one shellcheck invocation's setting: the dialect, and whether
+// the text runs under the default /bin/sh.
+type scGroup struct {
+	dialect string
+	dflt    bool
+}
+
+// scComment is one finding in shellcheck's json1 output. Lines and columns
+// are 1-based; a column counts Unicode code points (an invalid UTF-8 byte
+// counts one), a tab counts one; the end column is exclusive.
+type scComment struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	EndLine   int    `json:"endLine"`
+	Column    int    `json:"column"`
+	EndColumn int    `json:"endColumn"`
+	Level     string `json:"level"`
+	Code      int    `json:"code"`
+	Message   string `json:"message"`
+}
+
+func runShellcheck(p *Pass) {
+	bin := p.Options.Shellcheck
+	if bin == "" {
+		return
+	}
+	var scripts []scScript
+	groups := map[scGroup][]int{}
+	var wfEnv *ast.Field
+	if w := p.File.Workflow; w != nil {
+		wfEnv = w.Env
+	}
+	for _, si := range p.Info.Steps {
+		for _, f := range [...]*ast.Field{si.Step.Run, si.Step.Command} {
+			sh := plShellOf(f)
+			if sh == nil || sh.Scalar.Kind != ast.String || strings.TrimSpace(sh.Scalar.Text) == "" ||
+				strings.IndexByte(sh.Scalar.Text, 0) >= 0 {
+				continue
+			}
+			g, ok := scDialect(si, wfEnv)
+			if !ok {
+				continue
+			}
+			groups[g] = append(groups[g], len(scripts))
+			scripts = append(scripts, scScript{field: f, sh: sh, text: scMask(p.Info, si, sh)})
+		}
+	}
+	if len(scripts) == 0 {
+		return
+	}
+	fail := func(format string, args ...any) {
+		p.Reportf(scripts[0].field.Key.Span, "shellcheck could not check the shell text of this file: "+format, args...)
+	}
+	if strings.ContainsAny(bin, `/\`) && !filepath.IsAbs(bin) {
+		if abs, err := filepath.Abs(bin); err == nil {
+			bin = abs // shellcheck runs in the directory of the scripts
+		}
+	}
+	dir, err := os.MkdirTemp("", "lobster-shellcheck-")
+	if err != nil {
+		fail("%v", err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	for k, s := range scripts {
+		if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(k)+".sh"), []byte(s.text), 0o600); err != nil {
+			fail("%v", err)
+			return
+		}
+	}
+	scCopyRC(p.Options.Path, dir)
+
+	ctx, cancel := context.WithTimeout(context.Background(), scTimeout)
+	defer cancel()
+	keys := make([]scGroup, 0, len(groups))
+	for g := range groups {
+		keys = append(keys, g)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].dialect != keys[j].dialect {
+			return keys[i].dialect < keys[j].dialect
+		}
+		return keys[i].dflt
+	})
+	for _, g := range keys {
+		idx := groups[g]
+		for len(idx) > 0 {
+			n := min(len(idx), scBatch)
+			comments, err := scRun(ctx, bin, dir, g, idx[:n])
+			if err != nil {
+				fail("%v", err)
+				return
+			}
+			for _, c := range comments {
+				k, err := strconv.Atoi(strings.TrimSuffix(filepath.Base(c.File), ".sh"))
+				if err != nil || k < 0 || k >= len(scripts) || c.Code <= 0 {
+					continue // a sourced file, or not a finding
+				}
+				scReport(p, &scripts[k], c)
+			}
+			idx = idx[n:]
+		}
+	}
+}
+
+// scRun runs one shellcheck process over the scripts idx of dir.
+func scRun(ctx context.Context, bin, dir string, g scGroup, idx []int) ([]scComment, error) {
+	exclude := scAlwaysExcluded
+	if g.dflt {
+		exclude += scBashismExcluded
+	}
+	args := make([]string, 0, 3+len(idx))
+	args = append(args, "--format=json1", "--shell="+g.dialect, "--exclude="+exclude)
+	for _, k := range idx {
+		args = append(args, strconv.Itoa(k)+".sh")
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.WaitDelay = time.Second
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("%s did not finish within %v", bin, scTimeout)
+	}
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
+		if msg := strings.TrimSpace(errb.String()); msg != "" {
+			err = errors.New(firstLine(msg))
+		}
+		return nil, fmt.Errorf("%s: %v", bin, err)
+	}
+	var res struct {
+		Comments []scComment `json:"comments"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		return nil, fmt.Errorf("%s: unreadable output: %v", bin, err)
+	}
+	return res.Comments, nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// scReport reports one shellcheck finding at its place in the source.
+func scReport(p *Pass, s *scScript, c scComment) {
+	if s.lines == nil {
+		s.lines = scLineStarts(s.text)
+	}
+	i := scOffset(s.text, s.lines, c.Line, c.Column)
+	j := scOffset(s.text, s.lines, max(c.EndLine, c.Line), c.EndColumn)
+	if c.EndLine < c.Line || c.EndLine == c.Line && c.EndColumn < c.Column {
+		j = i
+	}
+	if i == len(s.text) && i > 0 && s.text[i-1] == '\n' {
+		i, j = i-1, i-1 // past the end: at the end of the last line
+	}
+	if j == i && i < len(s.text) && s.text[i] != '\n' {
+		_, w := utf8.DecodeRuneInString(s.text[i:])
+		j = i + w // a point: underline the character there
+	}
+	sev := source.Warning
+	switch c.Level {
+	case "info":
+		sev = source.Info
+	case "style":
+		sev = source.Hint
+	}
+	d := p.Finding(s.sh.Scalar.Map.Span(i, j), "SC%d: %s (https://www.shellcheck.net/wiki/SC%d)",
+		c.Code, strings.TrimSuffix(strings.TrimSpace(c.Message), "."), c.Code)
+	d.Severity = sev
+	p.ReportCode("shellcheck/SC"+strconv.Itoa(c.Code), d)
+}
+
+// scLineStarts are the offsets where the lines of text start; shellcheck
+// ends a line at "\n" only.
+func scLineStarts(text string) []int {
+	starts := make([]int, 1, 1+strings.Count(text, "\n"))
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// scOffset is the byte offset of 1-based line and code-point column col,
+// clamped to the line and the text.
+func scOffset(text string, starts []int, line, col int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > len(starts) {
+		return len(text)
+	}
+	i := starts[line-1]
+	for n := 1; n < col && i < len(text) && text[i] != '\n'; n++ {
+		_, w := utf8.DecodeRuneInString(text[i:])
+		i += w
+	}
+	return i
+}
+
+// scMask is the decoded text of sh with the Lobster references that the
+// runtime substitutes before the shell sees the text replaced by as many
+// 'x' bytes, so that the byte offsets stay those of the text. Left as they
+// are, for the shell, as the runtime leaves them (WF §0 items 2 and 3):
+// ${name} when no arg name is declared and name looks like a shell
+// variable: written in capitals (an environment variable) or assigned in
+// the text (NAME=…; echo "${NAME}"); and $id.path when no step or loop
+// variable id exists ($DIR.bak). An undeclared lower-case ${name} is masked:
+// it is most likely an arg that the caller passes (undeclared-arg reports
+// it). ${id.path} is masked: it is not Lobster syntax, and braced-ref
+// reports it.
+func scMask(in *Info, si *StepInfo, sh *ast.Shell) string {
+	s := sh.Scalar
+	if len(sh.Refs) == 0 {
+		return s.Text
+	}
+	var b []byte
+	for _, r := range sh.Refs {
+		switch r := r.(type) {
+		case *ast.ArgRef:
+			if in.ArgBy[r.Name] == nil && scShellVarName(s.Text, r.Name) {
+				continue
+			}
+		case *ast.StepRef:
+			if in.Resolve(si, r.ID).Visibility == Unknown {
+				continue
+			}
+		}
+		if b == nil {
+			b = []byte(s.Text)
+		}
+		i := sort.Search(len(b)+1, func(i int) bool { return s.Map.Start(i) >= r.Pos() })
+		j := sort.Search(len(b)+1, func(j int) bool { return s.Map.End(j) >= r.End() })
+		for k := i; k < j && k < len(b); k++ {
+			b[k] = 'x'
+		}
+	}
+	if b == nil {
+		return s.Text
+	}
+	return string(b)
+}
+
+// scShellVarName reports whether an undeclared ${name} in text reads a
+// shell variable: name has no lower-case letter, or text assigns it
+// ("name=" or "for name").
+func scShellVarName(text, name string) bool {
+	if strings.ToUpper(name) == name {
+		return true
+	}
+	for i := 0; ; {
+		k := strings.Index(text[i:], name)
+		if k < 0 {
+			return false
+		}
+		k += i
+		end := k + len(name)
+		if k == 0 || !plIsNameByte(text[k-1]) {
+			if end < len(text) && text[end] == '=' {
+				return true
+			}
+			if strings.HasSuffix(text[:k], "for ") && end < len(text) && (text[end] == ' ' || text[end] == ';' || text[end] == '\n') {
+				return true
+			}
+		}
+		i = end
+	}
+}
+
+// scDialect is the shellcheck dialect of a step's shell text: the shell
+// named by LOBSTER_SHELL in the nearest env that sets it (the step's, its
+// parents', the workflow's), /bin/sh by default. ok is false for a shell
+// shellcheck does not know or a value that cannot be told.
+func scDialect(si *StepInfo, wfEnv *ast.Field) (g scGroup, ok bool) {
+	for s := si; s != nil; s = s.Parent {
+		if d, set := scEnvShell(s.Step.Env); set {
+			return scGroup{dialect: d}, d != ""
+		}
+	}
+	if d, set := scEnvShell(wfEnv); set {
+		return scGroup{dialect: d}, d != ""
+	}
+	return scGroup{dialect: "sh", dflt: true}, true
+}
+
+// scEnvShell reads LOBSTER_SHELL from an env block: set reports whether
+// the block sets it, dialect is "" when shellcheck cannot check that shell.
+func scEnvShell(f *ast.Field) (dialect string, set bool) {
+	if f == nil {
+		return "", false
+	}
+	m, ok := f.Value.(*ast.TemplateMap)
+	if !ok {
+		return "", false
+	}
+	e := m.Lookup("LOBSTER_SHELL")
+	if e == nil {
+		return "", false
+	}
+	var text string
+	switch v := e.Value.(type) {
+	case *ast.Template:
+		if len(v.Refs) > 0 || v.Scalar == nil {
+			return "", true
+		}
+		text = v.Scalar.Text
+	case *ast.Scalar:
+		if v.Kind != ast.String {
+			return "", true
+		}
+		text = v.Text
+	default:
+		return "", true
+	}
+	name := strings.TrimSpace(text)
+	name = strings.TrimSuffix(strings.ToLower(name[strings.LastIndexAny(name, `/\`)+1:]), ".exe")
+	switch name {
+	case "", "sh":
+		return "sh", true
+	case "bash", "dash", "ksh":
+		return name, true
+	case "mksh":
+		return "ksh", true
+	}
+	return "", true
+}
+
+// scCopyRC copies the .shellcheckrc that shellcheck would use for a script
+// next to the workflow file into dir, where the scripts are.
+func scCopyRC(path, dir string) {
+	if path == "" {
+		return
+	}
+	d, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return
+	}
+	for {
+		for _, name := range [...]string{".shellcheckrc", "shellcheckrc"} {
+			if b, err := os.ReadFile(filepath.Join(d, name)); err == nil {
+				_ = os.WriteFile(filepath.Join(dir, ".shellcheckrc"), b, 0o600)
+				return
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return
+		}
+		d = parent
+	}
+}
