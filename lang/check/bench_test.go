@@ -48,3 +48,13 @@ func BenchmarkCheck1000(b *testing.B) {
 		check.Run(f, diags, check.Rules)
 	}
 }
+
+// BenchmarkNewInfo1000 builds the shared index alone.
+func BenchmarkNewInfo1000(b *testing.B) {
+	src := benchFile(b, "1000")
+	f, _ := parser.Parse("wf.lobster", src)
+	b.ReportAllocs()
+	for b.Loop() {
+		check.NewInfo(f)
+	}
+}

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 	"sync"
@@ -112,6 +113,12 @@ type VarSite struct {
 // NewInfo indexes a parsed file.
 func NewInfo(f *ast.File) *Info {
 	in := &Info{File: f, ByID: map[string][]*StepInfo{}, ArgBy: map[string]*ast.Field{}, loopVars: map[string]*StepInfo{}}
+	// Every reference and shell variable starts with a '$': size the lists
+	// once instead of growing them.
+	if n := bytes.Count(f.Src.Content, []byte{'$'}); n > 0 {
+		in.Refs = make([]RefSite, 0, n)
+		in.Vars = make([]VarSite, 0, n/2+1)
+	}
 	w := f.Workflow
 	if w == nil {
 		return in
