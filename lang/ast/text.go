@@ -45,6 +45,25 @@ type SyntaxError struct {
 	Msg  string
 }
 
+// ScalarOf returns the scalar a value is or was built from: the scalar under
+// a *Shell, *Template, *Condition or *Pipeline, or the value itself when it is
+// a *Scalar; otherwise nil.
+func ScalarOf(v Value) *Scalar {
+	switch v := v.(type) {
+	case *Scalar:
+		return v
+	case *Shell:
+		return v.Scalar
+	case *Template:
+		return v.Scalar
+	case *Condition:
+		return v.Scalar
+	case *Pipeline:
+		return v.Scalar
+	}
+	return nil
+}
+
 func (*Template) value()  {}
 func (*Shell) value()     {}
 func (*Condition) value() {}

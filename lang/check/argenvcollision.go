@@ -31,7 +31,7 @@ func runArgEnvCollision(p *Pass) {
 	first := map[string]*ast.Field{}
 	for _, fd := range p.Info.Args {
 		name := fd.Name()
-		n := aeMangle(name)
+		n := ArgEnvName(name)
 		if n == "" {
 			p.Reportf(fd.Key.Span, "arg %q gets no LOBSTER_ARG_ variable: its name has no letter A-Z or digit; only \"${%s}\" and LOBSTER_ARGS_JSON carry it", name, name)
 			continue

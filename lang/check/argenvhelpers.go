@@ -15,11 +15,11 @@ import (
 // the security rules (§9). Their names start with "ae" so that they do not
 // collide with other groups'.
 
-// aeMangle is the suffix N of the LOBSTER_ARG_N variable of an arg (WF §3.6):
-// the name trimmed, upper-cased (JavaScript's full case mapping), each run of
-// characters outside [A-Z0-9] replaced by one "_", leading and trailing "_"
-// removed. "" means that no variable is set.
-func aeMangle(name string) string {
+// ArgEnvName is the suffix N of the LOBSTER_ARG_N variable the runtime sets
+// for an arg (WF §3.6): the name trimmed, upper-cased (JavaScript's full case
+// mapping), each run of characters outside [A-Z0-9] replaced by one "_",
+// leading and trailing "_" removed. "" means that no variable is set.
+func ArgEnvName(name string) string {
 	up := aeUpper(strings.TrimFunc(name, aeJSSpace))
 	var b strings.Builder
 	sep := false
@@ -80,7 +80,7 @@ func aeJSSpace(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' }
 
 // aeArgVar is the LOBSTER_ARG_ variable of an arg, or "" when it has none.
 func aeArgVar(name string) string {
-	if n := aeMangle(name); n != "" {
+	if n := ArgEnvName(name); n != "" {
 		return "LOBSTER_ARG_" + n
 	}
 	return ""
@@ -91,7 +91,7 @@ func aeArgVar(name string) string {
 func aeArgByVar(in *Info) map[string]*ast.Field {
 	m := make(map[string]*ast.Field, len(in.Args))
 	for _, fd := range in.Args {
-		if n := aeMangle(fd.Name()); n != "" {
+		if n := ArgEnvName(fd.Name()); n != "" {
 			m[n] = fd
 		}
 	}
@@ -147,22 +147,11 @@ func aeIdentEnd(text string, i int) int {
 	return i
 }
 
-// aeScalarOf is the scalar behind a typed string value (*ast.Shell,
+// aeScalarOf is the string scalar behind a typed string value (*ast.Shell,
 // *ast.Pipeline, *ast.Template, *ast.Condition) or a string *ast.Scalar.
 func aeScalarOf(v ast.Value) *ast.Scalar {
-	switch v := v.(type) {
-	case *ast.Shell:
-		return v.Scalar
-	case *ast.Pipeline:
-		return v.Scalar
-	case *ast.Template:
-		return v.Scalar
-	case *ast.Condition:
-		return v.Scalar
-	case *ast.Scalar:
-		if v.Kind == ast.String {
-			return v
-		}
+	if s := ast.ScalarOf(v); s != nil && s.Kind == ast.String {
+		return s
 	}
 	return nil
 }

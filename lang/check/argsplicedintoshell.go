@@ -63,7 +63,7 @@ func runArgSplicedIntoShell(p *Pass) {
 					continue
 				}
 				d = p.Finding(ast.SpanOf(r), "%q is pasted into the shell script as raw text; quotes, \"$(…)\" or backticks in the value break the command or inject into it. read \"$%s\" instead", text, name)
-				if byVar[aeMangle(r.Name)] == fd {
+				if byVar[ArgEnvName(r.Name)] == fd {
 					if sp, repl, ok := aeArgRewrite(sc, spans[k], places[k], name); ok && aeEncodeInScalar(sc, sp, &repl) {
 						d.Fixes = []source.Fix{{Message: fmt.Sprintf("Read \"$%s\" instead", name), Edits: []source.Edit{p.Edit(sp, repl)}}}
 					}

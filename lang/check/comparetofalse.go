@@ -23,27 +23,20 @@ truthiness instead: ` + "`!$x.error`" + ` is true when the field is absent.`,
 }
 
 func runCompareToFalse(p *Pass) {
-	condEachExpr(p, func(si *StepInfo, c *ast.Condition) {
-		condWalk(c.Expr, func(e ast.Expr) {
-			b, ok := e.(*ast.BinaryExpr)
-			if !ok || !condIsEquality(b.Op) {
-				return
-			}
-			r, l := condRefAndLit(b)
-			if r == nil || l.Kind != ast.LitFalse || !condBoolField(r) {
-				return
-			}
-			ref := refText(r)
-			repl := p.Text(ast.SpanOf(r))
-			var d source.Diagnostic
-			if b.Op == "==" {
-				repl = "!" + repl
-				d = p.Finding(ast.SpanOf(b), "%q is true or absent, never false, so \"== false\" is never true; use %q", ref, "!"+ref)
-			} else {
-				d = p.Finding(ast.SpanOf(b), "%q is true or absent, never false, so \"!= false\" is always true; use %q", ref, ref)
-			}
-			d.Fixes = []source.Fix{{Message: fmt.Sprintf("Replace with %q", repl), Edits: []source.Edit{condEdit(p, c, ast.SpanOf(b), repl)}}}
-			p.Report(d)
-		})
+	condEachEquality(p, func(si *StepInfo, c *ast.Condition, b *ast.BinaryExpr, r *ast.StepRef, l *ast.Literal) {
+		if l.Kind != ast.LitFalse || !condBoolField(r) {
+			return
+		}
+		ref := refText(r)
+		repl := p.Text(ast.SpanOf(r))
+		var d source.Diagnostic
+		if b.Op == "==" {
+			repl = "!" + repl
+			d = p.Finding(ast.SpanOf(b), "%q is true or absent, never false, so \"== false\" is never true; use %q", ref, "!"+ref)
+		} else {
+			d = p.Finding(ast.SpanOf(b), "%q is true or absent, never false, so \"!= false\" is always true; use %q", ref, ref)
+		}
+		d.Fixes = []source.Fix{{Message: fmt.Sprintf("Replace with %q", repl), Edits: []source.Edit{condEdit(p, c, ast.SpanOf(b), repl)}}}
+		p.Report(d)
 	})
 }

@@ -75,6 +75,22 @@ func condWalk(e ast.Expr, fn func(ast.Expr)) {
 // condIsEquality reports whether op is == or !=.
 func condIsEquality(op string) bool { return op == "==" || op == "!=" }
 
+// condEachEquality calls fn for every == or != of an evaluated condition that
+// compares a step reference with a literal (in either order).
+func condEachEquality(p *Pass, fn func(si *StepInfo, c *ast.Condition, b *ast.BinaryExpr, r *ast.StepRef, l *ast.Literal)) {
+	condEachExpr(p, func(si *StepInfo, c *ast.Condition) {
+		condWalk(c.Expr, func(e ast.Expr) {
+			b, ok := e.(*ast.BinaryExpr)
+			if !ok || !condIsEquality(b.Op) {
+				return
+			}
+			if r, l := condRefAndLit(b); r != nil {
+				fn(si, c, b, r, l)
+			}
+		})
+	})
+}
+
 // condIsOrdering reports whether op is <, <=, > or >=.
 func condIsOrdering(op string) bool {
 	switch op {

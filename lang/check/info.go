@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"iter"
 	"sort"
 	"strings"
 	"sync"
@@ -263,6 +264,19 @@ func (in *Info) addTemplates(s *StepInfo, f *ast.Field, ctx RefContext) {
 func (in *Info) addRefs(s *StepInfo, f *ast.Field, refs []ast.Ref, ctx RefContext) {
 	for _, r := range refs {
 		in.Refs = append(in.Refs, RefSite{Ref: r, Step: s, Field: f, Context: ctx})
+	}
+}
+
+// StepRefs yields every $id.path reference outside cwd (where no step
+// reference is substituted), with its site, in source order.
+func (in *Info) StepRefs() iter.Seq2[*RefSite, *ast.StepRef] {
+	return func(yield func(*RefSite, *ast.StepRef) bool) {
+		for i := range in.Refs {
+			rs := &in.Refs[i]
+			if r, ok := rs.Ref.(*ast.StepRef); ok && rs.Context != InCwd && !yield(rs, r) {
+				return
+			}
+		}
 	}
 }
 

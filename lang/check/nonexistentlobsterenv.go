@@ -249,8 +249,8 @@ func (x *aeLobsterEnvPass) check(si *StepInfo, f *ast.Field, span source.Span, n
 // close to an unknown LOBSTER_ARG_ name.
 func (x *aeLobsterEnvPass) suggestArgVar(name string) (string, string) {
 	n := name[len("LOBSTER_ARG_"):]
-	if fd := x.byVar[aeMangle(n)]; fd != nil {
-		return "LOBSTER_ARG_" + aeMangle(n), fd.Name()
+	if fd := x.byVar[ArgEnvName(n)]; fd != nil {
+		return "LOBSTER_ARG_" + ArgEnvName(n), fd.Name()
 	}
 	cands := make([]string, 0, len(x.byVar)+1)
 	for m := range x.byVar {
@@ -278,7 +278,7 @@ func (x *aeLobsterEnvPass) stepOf(name string) (string, string) {
 			if si.ID == "" {
 				continue
 			}
-			if m := aeMangle(si.ID); m != "" {
+			if m := ArgEnvName(si.ID); m != "" {
 				if _, dup := x.stepVars[m]; !dup {
 					x.stepVars[m] = si.ID
 				}
@@ -311,7 +311,7 @@ func (x *aeLobsterEnvPass) loopVar(vs VarSite, loop *StepInfo) {
 	if v.Name == loop.ItemVar {
 		field = "stdout"
 	}
-	up := aeMangle(v.Name)
+	up := ArgEnvName(v.Name)
 	if up == "" {
 		up = "VALUE"
 	}

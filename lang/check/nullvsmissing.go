@@ -23,27 +23,20 @@ output holds an explicit null. To test for a missing value, use truthiness: ` + 
 }
 
 func runNullVsMissing(p *Pass) {
-	condEachExpr(p, func(si *StepInfo, c *ast.Condition) {
-		condWalk(c.Expr, func(e ast.Expr) {
-			b, ok := e.(*ast.BinaryExpr)
-			if !ok || !condIsEquality(b.Op) {
-				return
-			}
-			r, l := condRefAndLit(b)
-			if r == nil || l.Kind != ast.LitNull || !condDataPath(r) {
-				return
-			}
-			ref := refText(r)
-			repl := p.Text(ast.SpanOf(r))
-			var d source.Diagnostic
-			if b.Op == "==" {
-				repl = "!" + repl
-				d = p.Finding(ast.SpanOf(b), "a missing field is not null: %q is false when the value is absent. use %q", ref+" == null", "!"+ref)
-			} else {
-				d = p.Finding(ast.SpanOf(b), "a missing field is not null: %q is true when the value is absent. use %q", ref+" != null", ref)
-			}
-			d.Fixes = []source.Fix{{Message: fmt.Sprintf("Replace with %q (also treats \"\", 0 and false as missing)", repl), Edits: []source.Edit{condEdit(p, c, ast.SpanOf(b), repl)}}}
-			p.Report(d)
-		})
+	condEachEquality(p, func(si *StepInfo, c *ast.Condition, b *ast.BinaryExpr, r *ast.StepRef, l *ast.Literal) {
+		if l.Kind != ast.LitNull || !condDataPath(r) {
+			return
+		}
+		ref := refText(r)
+		repl := p.Text(ast.SpanOf(r))
+		var d source.Diagnostic
+		if b.Op == "==" {
+			repl = "!" + repl
+			d = p.Finding(ast.SpanOf(b), "a missing field is not null: %q is false when the value is absent. use %q", ref+" == null", "!"+ref)
+		} else {
+			d = p.Finding(ast.SpanOf(b), "a missing field is not null: %q is true when the value is absent. use %q", ref+" != null", ref)
+		}
+		d.Fixes = []source.Fix{{Message: fmt.Sprintf("Replace with %q (also treats \"\", 0 and false as missing)", repl), Edits: []source.Edit{condEdit(p, c, ast.SpanOf(b), repl)}}}
+		p.Report(d)
 	})
 }

@@ -113,19 +113,7 @@ func refFieldScalar(f *ast.Field) *ast.Scalar {
 	if f == nil {
 		return nil
 	}
-	switch v := f.Value.(type) {
-	case *ast.Shell:
-		return v.Scalar
-	case *ast.Template:
-		return v.Scalar
-	case *ast.Pipeline:
-		return v.Scalar
-	case *ast.Condition:
-		return v.Scalar
-	case *ast.Scalar:
-		return v
-	}
-	return nil
+	return ast.ScalarOf(f.Value)
 }
 
 // refDecodedOffset maps a source offset that starts or ends a token of the

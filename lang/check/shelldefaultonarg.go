@@ -44,7 +44,7 @@ func runShellDefaultOnArg(p *Pass) {
 		if aeEnvSets(p.Info, vs.Step, v.Name) || aeAssigns(aeShellText(vs.Field), v.Name) {
 			continue
 		}
-		n := aeMangle(v.Name)
+		n := ArgEnvName(v.Name)
 		if n == "" {
 			continue
 		}

@@ -23,36 +23,29 @@ newline (` + "`printf`" + `). A comparison with "" (is there any output?) works 
 }
 
 func runStdoutEquality(p *Pass) {
-	condEachExpr(p, func(si *StepInfo, c *ast.Condition) {
-		condWalk(c.Expr, func(e ast.Expr) {
-			b, ok := e.(*ast.BinaryExpr)
-			if !ok || !condIsEquality(b.Op) {
-				return
-			}
-			r, l := condRefAndLit(b)
-			if r == nil || !condLitIsString(l) || l.Value == "" || strings.HasSuffix(l.Value, "\n") {
-				return
-			}
-			if name, single := condRefField(r); !single || name != "stdout" {
-				return
-			}
-			res := p.Info.Resolve(si, r.ID)
-			if res.Visibility != Visible || res.LoopVar || res.Target == nil {
-				return
-			}
-			text, ok := cgShellText(res.Target.Step)
-			if !ok || cgPrintsWithoutNewline(text) {
-				return
-			}
-			outcome := "never equals"
-			if b.Op == "!=" {
-				outcome = "always differs from"
-			}
-			d := p.Finding(ast.SpanOf(b), "%q keeps the trailing newline (%q), so it %s %s. print JSON and compare \"$%s.json\", or print without a newline (printf)",
-				refText(r), l.Value+"\n", outcome, condLitText(l), r.ID)
-			d.Related = []source.Related{p.Related(ast.SpanOf(cgShellField(res.Target.Step).Value), "the command that prints it")}
-			p.Report(d)
-		})
+	condEachEquality(p, func(si *StepInfo, c *ast.Condition, b *ast.BinaryExpr, r *ast.StepRef, l *ast.Literal) {
+		if !condLitIsString(l) || l.Value == "" || strings.HasSuffix(l.Value, "\n") {
+			return
+		}
+		if name, single := condRefField(r); !single || name != "stdout" {
+			return
+		}
+		res := p.Info.Resolve(si, r.ID)
+		if res.Visibility != Visible || res.LoopVar || res.Target == nil {
+			return
+		}
+		text, ok := cgShellText(res.Target.Step)
+		if !ok || cgPrintsWithoutNewline(text) {
+			return
+		}
+		outcome := "never equals"
+		if b.Op == "!=" {
+			outcome = "always differs from"
+		}
+		d := p.Finding(ast.SpanOf(b), "%q keeps the trailing newline (%q), so it %s %s. print JSON and compare \"$%s.json\", or print without a newline (printf)",
+			refText(r), l.Value+"\n", outcome, condLitText(l), r.ID)
+		d.Related = []source.Related{p.Related(ast.SpanOf(cgShellField(res.Target.Step).Value), "the command that prints it")}
+		p.Report(d)
 	})
 }
 

@@ -66,7 +66,7 @@ func runStepOutputSplicedIntoShell(p *Pass) {
 					continue
 				}
 				text := refText(r)
-				env := aeMangle(r.ID + "_" + r.Path[0].Name)
+				env := ArgEnvName(r.ID + "_" + r.Path[0].Name)
 				if env == "" {
 					env = "DATA"
 				}

@@ -30,7 +30,7 @@ func runSubworkflowEnvLeak(p *Pass) {
 	}
 	parent := map[string]string{} // mangled name → the parent's arg
 	for _, fd := range p.Info.Args {
-		if n := mangleArgName(fd.Name()); n != "" {
+		if n := ArgEnvName(fd.Name()); n != "" {
 			if _, dup := parent[n]; !dup {
 				parent[n] = fd.Name()
 			}
@@ -44,7 +44,7 @@ func runSubworkflowEnvLeak(p *Pass) {
 		set := map[string]bool{} // the child's LOBSTER_ARG_N with a value
 		declared := map[string]string{}
 		for _, fd := range child.Info().Args {
-			n := mangleArgName(fd.Name())
+			n := ArgEnvName(fd.Name())
 			declared[n] = fd.Name()
 			if argDefaultValue(fd) != nil {
 				set[n] = true
@@ -52,7 +52,7 @@ func runSubworkflowEnvLeak(p *Pass) {
 		}
 		if m != nil {
 			for _, e := range m.Fields {
-				set[mangleArgName(e.Name())] = true
+				set[ArgEnvName(e.Name())] = true
 			}
 		}
 		use := argUseOf(child)

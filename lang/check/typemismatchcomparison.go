@@ -30,18 +30,8 @@ value is the number 1 the comparison is false.`,
 }
 
 func runTypeMismatchComparison(p *Pass) {
-	condEachExpr(p, func(si *StepInfo, c *ast.Condition) {
-		condWalk(c.Expr, func(e ast.Expr) {
-			b, ok := e.(*ast.BinaryExpr)
-			if !ok || !condIsEquality(b.Op) {
-				return
-			}
-			r, l := condRefAndLit(b)
-			if r == nil {
-				return
-			}
-			condTypeMismatch(p, si, c, b, r, l)
-		})
+	condEachEquality(p, func(si *StepInfo, c *ast.Condition, b *ast.BinaryExpr, r *ast.StepRef, l *ast.Literal) {
+		condTypeMismatch(p, si, c, b, r, l)
 	})
 }
 

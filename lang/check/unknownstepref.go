@@ -86,12 +86,7 @@ reaches the program as written.`,
 }
 
 func runUnknownStepRef(p *Pass) {
-	for i := range p.Info.Refs {
-		rs := &p.Info.Refs[i]
-		r, ok := rs.Ref.(*ast.StepRef)
-		if !ok || rs.Context == InCwd {
-			continue
-		}
+	for rs, r := range p.Info.StepRefs() {
 		if p.Info.ResolveSite(rs, r.ID).Visibility != Unknown {
 			continue
 		}
@@ -145,12 +140,7 @@ stdin the run fails with "Unknown step reference".`,
 }
 
 func runForwardStepRef(p *Pass) {
-	for i := range p.Info.Refs {
-		rs := &p.Info.Refs[i]
-		r, ok := rs.Ref.(*ast.StepRef)
-		if !ok || rs.Context == InCwd {
-			continue
-		}
+	for rs, r := range p.Info.StepRefs() {
 		res := p.Info.ResolveSite(rs, r.ID)
 		var why string
 		switch res.Visibility {
@@ -188,12 +178,7 @@ var OutOfScopeRef = &Analyzer{
 }
 
 func runOutOfScopeRef(p *Pass) {
-	for i := range p.Info.Refs {
-		rs := &p.Info.Refs[i]
-		r, ok := rs.Ref.(*ast.StepRef)
-		if !ok || rs.Context == InCwd {
-			continue
-		}
+	for rs, r := range p.Info.StepRefs() {
 		res := p.Info.ResolveSite(rs, r.ID)
 		if res.Visibility != OutOfScope {
 			continue

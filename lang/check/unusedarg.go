@@ -50,7 +50,7 @@ func runUnusedArg(p *Pass) {
 		if used[name] {
 			continue
 		}
-		n := aeMangle(name)
+		n := ArgEnvName(name)
 		if n != "" && env[n] {
 			continue
 		}

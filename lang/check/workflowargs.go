@@ -68,28 +68,6 @@ func isWordByte(b byte) bool {
 	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
-// mangleArgName is the suffix N of the LOBSTER_ARG_N variable of an arg
-// (WF §3.6): trimmed, upper-cased, each run of characters outside [A-Z0-9]
-// replaced by "_", leading and trailing "_" removed; "" means no variable.
-func mangleArgName(name string) string {
-	up := strings.ToUpper(strings.TrimSpace(name))
-	var b strings.Builder
-	sep := false
-	for i := 0; i < len(up); i++ {
-		c := up[i]
-		if 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
-			if sep && b.Len() > 0 {
-				b.WriteByte('_')
-			}
-			sep = false
-			b.WriteByte(c)
-			continue
-		}
-		sep = true
-	}
-	return b.String()
-}
-
 // workflowArgsOf is a step's workflow_args mapping; ok is false when the
 // field holds something else (the parser reports it).
 func workflowArgsOf(s *ast.Step) (m *ast.TemplateMap, ok bool) {
@@ -157,7 +135,7 @@ func runWorkflowArgsUndeclared(p *Pass) {
 			if _, ok := use.Refs[k]; ok {
 				continue
 			}
-			if n := mangleArgName(k); n != "" {
+			if n := ArgEnvName(k); n != "" {
 				if _, ok := use.Env[n]; ok {
 					continue
 				}
@@ -239,7 +217,7 @@ func runWorkflowArgsMissing(p *Pass) {
 			}
 			d := p.Finding(ast.SpanOf(c.Value), "sub-workflow %q uses arg %q, which has no default and is not passed in workflow_args; its \"${%s}\" stays literal in the child", c.Value.Scalar.Text, name, name)
 			if p.Info.ArgBy[name] != nil {
-				d.Message += fmt.Sprintf(" (this file's arg %q reaches it only as LOBSTER_ARG_%s); pass it: workflow_args: {%s: \"${%s}\"}", name, mangleArgName(name), name, name)
+				d.Message += fmt.Sprintf(" (this file's arg %q reaches it only as LOBSTER_ARG_%s); pass it: workflow_args: {%s: \"${%s}\"}", name, ArgEnvName(name), name, name)
 			} else {
 				d.Message += "; pass it in workflow_args or give it a default in the child"
 			}

@@ -33,21 +33,7 @@ func (b *builder) related(sp source.Span, msg string) []source.Related {
 }
 
 // scalarOf returns the scalar under a scalar-like node.
-func scalarOf(v ast.Value) *ast.Scalar {
-	switch v := v.(type) {
-	case *ast.Scalar:
-		return v
-	case *ast.Shell:
-		return v.Scalar
-	case *ast.Template:
-		return v.Scalar
-	case *ast.Condition:
-		return v.Scalar
-	case *ast.Pipeline:
-		return v.Scalar
-	}
-	return nil
-}
+func scalarOf(v ast.Value) *ast.Scalar { return ast.ScalarOf(v) }
 
 // kindOf names the JSON type of a value: null, boolean, number, string,
 // mapping or sequence ("" for an undefined alias).
