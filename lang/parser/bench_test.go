@@ -1,33 +1,13 @@
 package parser
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
+
+	"github.com/lobsterdev/lobster/internal/benchdata"
 )
 
-// benchFile generates the benchmark workload wf-N.lobster with the shared
-// generator (../shared/bench/gen.py), once per run.
-func benchFile(b *testing.B, n string) []byte {
-	b.Helper()
-	dir := b.TempDir()
-	gen, _ := filepath.Abs("../../../shared/bench/gen.py")
-	if _, err := os.Stat(gen); err != nil {
-		b.Skip("no generator at " + gen)
-	}
-	if out, err := exec.Command("python3", gen, n, dir).CombinedOutput(); err != nil {
-		b.Skipf("gen.py: %v %s", err, out)
-	}
-	src, err := os.ReadFile(filepath.Join(dir, "wf-"+n+".lobster"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return src
-}
-
 func benchmarkParse(b *testing.B, n string) {
-	src := benchFile(b, n)
+	src := benchdata.Workflow(b, n)
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	b.ResetTimer()
