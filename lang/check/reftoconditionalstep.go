@@ -11,7 +11,7 @@ import (
 // used by a later step that does not test it.
 var RefToConditionalStep = &Analyzer{
 	Name:     "ref-to-conditional-step",
-	Severity: source.Warning,
+	Severity: source.Info, // the issue asks for info: the reference may be intended
 	Summary:  "the output of a step that may be skipped is used without a guard",
 	Doc: "A step whose `when`/`condition` is false gets the result `{id, skipped: true}` (WF §2.10): its " +
 		"`stdout` and `json` render as empty strings in later templates and a whole-value `stdin` gets no " +
