@@ -9,6 +9,8 @@
 # runs no steps.
 #
 # Outputs:
+#   testdata/reference/tokens.jsonl       how the reference decodes probe resume
+#                                         tokens (scripts/reference-tokens.mjs)
 #   testdata/reference/corpus-load.jsonl  every file in $CORPUS_DIR except SOURCES.md
 #   testdata/reference/probes-load.jsonl  every file in testdata/reference/probes/
 # Both are sorted by file name (byte order) and use the basename as "file".
@@ -55,3 +57,6 @@ load_dir() {
 
 load_dir "$CORPUS_DIR" "$OUT/corpus-load.jsonl" SOURCES.md
 load_dir "$OUT/probes" "$OUT/probes-load.jsonl"
+node "$ROOT/scripts/reference-tokens.mjs" > "$OUT/tokens.jsonl.tmp"
+mv "$OUT/tokens.jsonl.tmp" "$OUT/tokens.jsonl"
+echo "wrote $OUT/tokens.jsonl ($(wc -l < "$OUT/tokens.jsonl") tokens)" >&2

@@ -1,0 +1,96 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+)
+
+func TestApprovalRoundTrip(t *testing.T) {
+	s := newStore(t)
+	when := time.Date(2026, 11, 30, 9, 57, 10, 123_456_789, time.FixedZone("x", 3600))
+	id, err := s.CreateApproval("workflow_resume_abc", when)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^[a-f0-9]{8}$`).MatchString(id) {
+		t.Fatalf("approval id %q is not 8 lower-case hex characters", id)
+	}
+	path := filepath.Join(s.Dir, "approval_"+id+".json")
+	data, _ := os.ReadFile(path)
+	if want := `{"stateKey":"workflow_resume_abc","createdAt":"2026-11-30T08:57:10.123Z"}` + "\n"; string(data) != want {
+		t.Errorf("index = %q, want %q", data, want)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("index mode %v, want 0600", st.Mode().Perm())
+	}
+	// Characters outside [a-f0-9] are dropped before the lookup.
+	if key, err := s.LookupApproval(" " + id + "/"); err != nil || key != "workflow_resume_abc" {
+		t.Errorf("LookupApproval = %q, %v", key, err)
+	}
+	if err := s.RemoveApproval(id); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.LookupApproval(id)
+	var notFound *ApprovalNotFoundError
+	if !errors.As(err, &notFound) || err.Error() != fmt.Sprintf("Approval ID %q not found or expired", id) {
+		t.Errorf("lookup after removal = %v", err)
+	}
+}
+
+func TestLookupApprovalRefusals(t *testing.T) {
+	s := newStore(t)
+	os.WriteFile(filepath.Join(s.Dir, "approval_deadbeef.json"), []byte("{corrupt"), 0o600)
+	os.WriteFile(filepath.Join(s.Dir, "approval_0badf00d.json"), []byte(`{"stateKey":""}`), 0o600)
+	for _, id := range []string{"deadbeef", "0badf00d", "12345678", "", "../../etc", "XYZ"} {
+		if key, err := s.LookupApproval(id); err == nil || err.Error() != fmt.Sprintf("Approval ID %q not found or expired", id) {
+			t.Errorf("LookupApproval(%q) = %q, %v", id, key, err)
+		}
+	}
+}
+
+func TestCreateApprovalCollisions(t *testing.T) {
+	s := newStore(t)
+	defer func(f func() string) { newApprovalID = f }(newApprovalID)
+	draws := 0
+	newApprovalID = func() string {
+		draws++
+		if draws < 3 {
+			return "00000000"
+		}
+		return "00000001"
+	}
+	if id, err := s.CreateApproval("k1", time.Now()); err != nil || id != "00000000" {
+		t.Fatalf("first = %q, %v", id, err)
+	}
+	// The next draw collides with the first id and must not overwrite it.
+	if id, err := s.CreateApproval("k2", time.Now()); err != nil || id != "00000001" {
+		t.Fatalf("second = %q, %v", id, err)
+	}
+	if key, _ := s.LookupApproval("00000000"); key != "k1" {
+		t.Errorf("the first index was overwritten: %q", key)
+	}
+	newApprovalID = func() string { return "00000000" }
+	if id, err := s.CreateApproval("k3", time.Now()); err == nil || err.Error() != "Could not allocate a unique approval ID" {
+		t.Errorf("always colliding = %q, %v", id, err)
+	}
+}
+
+func TestRemoveApprovalFor(t *testing.T) {
+	s := newStore(t)
+	a, _ := s.CreateApproval("k1", time.Now())
+	b, _ := s.CreateApproval("k2", time.Now())
+	if err := s.RemoveApprovalFor("k1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.LookupApproval(a); err == nil {
+		t.Error("the index of k1 is still there")
+	}
+	if key, err := s.LookupApproval(b); err != nil || key != "k2" {
+		t.Errorf("the index of k2 was touched: %q, %v", key, err)
+	}
+}
