@@ -20,6 +20,9 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv("STATE_TEST_WRITER"); path != "" {
 		writeForever(path)
 	}
+	if arg := os.Getenv("STATE_TEST_CLAIM"); arg != "" {
+		claimOnce(arg)
+	}
 	os.Exit(m.Run())
 }
 
