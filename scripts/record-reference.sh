@@ -9,6 +9,8 @@
 # runs no steps.
 #
 # Outputs:
+#   testdata/reference/jsvalue.jsonl      how node parses and prints JSON values
+#                                         (scripts/reference-jsvalue.mjs)
 #   testdata/reference/tokens.jsonl       how the reference decodes probe resume
 #                                         tokens (scripts/reference-tokens.mjs)
 #   testdata/reference/corpus-load.jsonl  every file in $CORPUS_DIR except SOURCES.md
@@ -60,3 +62,5 @@ load_dir "$OUT/probes" "$OUT/probes-load.jsonl"
 node "$ROOT/scripts/reference-tokens.mjs" > "$OUT/tokens.jsonl.tmp"
 mv "$OUT/tokens.jsonl.tmp" "$OUT/tokens.jsonl"
 echo "wrote $OUT/tokens.jsonl ($(wc -l < "$OUT/tokens.jsonl") tokens)" >&2
+node "$ROOT/scripts/reference-jsvalue.mjs" > "$OUT/jsvalue.jsonl.tmp"
+mv "$OUT/jsvalue.jsonl.tmp" "$OUT/jsvalue.jsonl"
