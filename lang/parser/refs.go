@@ -76,33 +76,92 @@ func scanRefSpans(f *source.File, s *ast.Scalar, spans *[]refSpan) []ast.Ref {
 	return refs
 }
 
+// refKind is the form of a matched reference.
+type refKind uint8
+
+const (
+	refNone   refKind = iota
+	refArg            // ${name}
+	refBraced         // ${id.seg…}
+	refStep           // $id.path
+)
+
+// refMatch is the shape of one reference matched at a '$'.
+type refMatch struct {
+	kind  refKind
+	idEnd int // end of the name or id
+	end   int // end of the reference
+	n     int // path segments; 0 for an arg
+}
+
+// matchRef matches the reference that starts with the '$' at text[i], if
+// any. It is the grammar of references; refAt and ScanText build on it.
+func matchRef(text string, i int) refMatch {
+	if i+1 < len(text) && text[i+1] == '{' {
+		idStart := i + 2
+		idEnd := refScanWhile(text, idStart, refID)
+		if idEnd == idStart || idEnd >= len(text) {
+			return refMatch{}
+		}
+		if text[idEnd] == '}' {
+			return refMatch{kind: refArg, idEnd: idEnd, end: idEnd + 1}
+		}
+		if text[idEnd] != '.' {
+			return refMatch{}
+		}
+		pathEnd, n := refScanPath(text, idEnd, refID)
+		if n == 0 || pathEnd >= len(text) || text[pathEnd] != '}' {
+			return refMatch{}
+		}
+		return refMatch{kind: refBraced, idEnd: idEnd, end: pathEnd + 1, n: n}
+	}
+	idEnd := refScanWhile(text, i+1, refID)
+	if idEnd == i+1 || idEnd >= len(text) || text[idEnd] != '.' {
+		return refMatch{}
+	}
+	end, n := refScanPath(text, idEnd, refSeg)
+	if n == 0 {
+		return refMatch{}
+	}
+	return refMatch{kind: refStep, idEnd: idEnd, end: end, n: n}
+}
+
 // refAt builds the reference that starts with the '$' at decoded offset i, and
 // returns it with its decoded end; it returns nil when none starts there.
 func refAt(f *source.File, s *ast.Scalar, i int) (ast.Ref, int) {
 	text := s.Text
-	if i+1 < len(text) && text[i+1] == '{' {
-		return refBracedAt(f, s, i)
+	m := matchRef(text, i)
+	switch m.kind {
+	case refArg:
+		rg := newSpanRanger(f, s, i, m.end)
+		return &ast.ArgRef{
+			Loc:      ast.Loc{Span: rg.rng(i, m.end)},
+			Name:     text[i+2 : m.idEnd],
+			NameSpan: rg.rng(i+2, m.idEnd),
+		}, m.end
+	case refBraced:
+		rg := newSpanRanger(f, s, i, m.end)
+		return &ast.BracedRef{
+			Loc:    ast.Loc{Span: rg.rng(i, m.end)},
+			ID:     text[i+2 : m.idEnd],
+			IDSpan: rg.rng(i+2, m.idEnd),
+			Path:   refFillPath(&rg, m.idEnd, m.end-1, make([]ast.Ident, m.n), make([]*ast.Ident, 0, m.n)),
+		}, m.end
+	case refStep:
+		rg := newSpanRanger(f, s, i, m.end)
+		blk := &stepRefBlock{}
+		ref := &blk.ref
+		ref.Loc = ast.Loc{Span: rg.rng(i, m.end)}
+		ref.ID = text[i+1 : m.idEnd]
+		ref.IDSpan = rg.rng(i+1, m.idEnd)
+		if m.n <= len(blk.ids) {
+			ref.Path = refFillPath(&rg, m.idEnd, m.end, blk.ids[:m.n], blk.ptrs[:0:m.n])
+		} else {
+			ref.Path = refFillPath(&rg, m.idEnd, m.end, make([]ast.Ident, m.n), make([]*ast.Ident, 0, m.n))
+		}
+		return ref, m.end
 	}
-	idEnd := refScanWhile(text, i+1, refID)
-	if idEnd == i+1 || idEnd >= len(text) || text[idEnd] != '.' {
-		return nil, 0
-	}
-	end, n := refScanPath(text, idEnd, refSeg)
-	if n == 0 {
-		return nil, 0
-	}
-	rg := newSpanRanger(f, s, i, end)
-	blk := &stepRefBlock{}
-	ref := &blk.ref
-	ref.Loc = ast.Loc{Span: rg.rng(i, end)}
-	ref.ID = text[i+1 : idEnd]
-	ref.IDSpan = rg.rng(i+1, idEnd)
-	if n <= len(blk.ids) {
-		ref.Path = refFillPath(&rg, idEnd, end, blk.ids[:n], blk.ptrs[:0:n])
-	} else {
-		ref.Path = refFillPath(&rg, idEnd, end, make([]ast.Ident, n), make([]*ast.Ident, 0, n))
-	}
-	return ref, end
+	return nil, 0
 }
 
 // stepRefBlock holds a step reference with a short path in one allocation:
@@ -111,41 +170,6 @@ type stepRefBlock struct {
 	ref  ast.StepRef
 	ids  [2]ast.Ident
 	ptrs [2]*ast.Ident
-}
-
-// refBracedAt builds the *ast.ArgRef or *ast.BracedRef that starts with the
-// "${" at decoded offset i, or returns nil.
-func refBracedAt(f *source.File, s *ast.Scalar, i int) (ast.Ref, int) {
-	text := s.Text
-	idStart := i + 2
-	idEnd := refScanWhile(text, idStart, refID)
-	if idEnd == idStart || idEnd >= len(text) {
-		return nil, 0
-	}
-	if text[idEnd] == '}' {
-		rg := newSpanRanger(f, s, i, idEnd+1)
-		ref := &ast.ArgRef{
-			Loc:      ast.Loc{Span: rg.rng(i, idEnd+1)},
-			Name:     text[idStart:idEnd],
-			NameSpan: rg.rng(idStart, idEnd),
-		}
-		return ref, idEnd + 1
-	}
-	if text[idEnd] != '.' {
-		return nil, 0
-	}
-	pathEnd, n := refScanPath(text, idEnd, refID)
-	if n == 0 || pathEnd >= len(text) || text[pathEnd] != '}' {
-		return nil, 0
-	}
-	rg := newSpanRanger(f, s, i, pathEnd+1)
-	ref := &ast.BracedRef{
-		Loc:    ast.Loc{Span: rg.rng(i, pathEnd+1)},
-		ID:     text[idStart:idEnd],
-		IDSpan: rg.rng(idStart, idEnd),
-		Path:   refFillPath(&rg, idEnd, pathEnd, make([]ast.Ident, n), make([]*ast.Ident, 0, n)),
-	}
-	return ref, pathEnd + 1
 }
 
 // refScanPath matches greedily, from the '.' at i, segments of bytes of the
