@@ -11,6 +11,8 @@
 # Outputs:
 #   testdata/reference/jsvalue.jsonl      how node parses and prints JSON values
 #                                         (scripts/reference-jsvalue.mjs)
+#   testdata/reference/templates.jsonl    how the reference substitutes args and
+#                                         step references (reference-templates.mjs)
 #   testdata/reference/tokens.jsonl       how the reference decodes probe resume
 #                                         tokens (scripts/reference-tokens.mjs)
 #   testdata/reference/corpus-load.jsonl  every file in $CORPUS_DIR except SOURCES.md
@@ -64,3 +66,5 @@ mv "$OUT/tokens.jsonl.tmp" "$OUT/tokens.jsonl"
 echo "wrote $OUT/tokens.jsonl ($(wc -l < "$OUT/tokens.jsonl") tokens)" >&2
 node "$ROOT/scripts/reference-jsvalue.mjs" > "$OUT/jsvalue.jsonl.tmp"
 mv "$OUT/jsvalue.jsonl.tmp" "$OUT/jsvalue.jsonl"
+node "$ROOT/scripts/reference-templates.mjs" > "$OUT/templates.jsonl.tmp"
+mv "$OUT/templates.jsonl.tmp" "$OUT/templates.jsonl"
