@@ -13,6 +13,8 @@
 #                                         (scripts/reference-jsvalue.mjs)
 #   testdata/reference/templates.jsonl    how the reference substitutes args and
 #                                         step references (reference-templates.mjs)
+#   testdata/reference/conditions.jsonl   how the reference evaluates conditions
+#                                         (reference-conditions.mjs)
 #   testdata/reference/tokens.jsonl       how the reference decodes probe resume
 #                                         tokens (scripts/reference-tokens.mjs)
 #   testdata/reference/corpus-load.jsonl  every file in $CORPUS_DIR except SOURCES.md
@@ -68,3 +70,5 @@ node "$ROOT/scripts/reference-jsvalue.mjs" > "$OUT/jsvalue.jsonl.tmp"
 mv "$OUT/jsvalue.jsonl.tmp" "$OUT/jsvalue.jsonl"
 node "$ROOT/scripts/reference-templates.mjs" > "$OUT/templates.jsonl.tmp"
 mv "$OUT/templates.jsonl.tmp" "$OUT/templates.jsonl"
+node "$ROOT/scripts/reference-conditions.mjs" > "$OUT/conditions.jsonl.tmp"
+mv "$OUT/conditions.jsonl.tmp" "$OUT/conditions.jsonl"

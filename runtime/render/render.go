@@ -118,51 +118,14 @@ func Walk(record *jsvalue.Object, path string) any {
 	return current
 }
 
-// arrayIndex reads field as JavaScript's Number(field) does for the
-// characters a path segment may hold, and reports an integer index below n.
+// arrayIndex reads field as JavaScript's Number(field) does ("01", "1e0"
+// and "0x1" are 1) and reports an integer index below n.
 func arrayIndex(field string, n int) (int, bool) {
-	var f float64
-	lower := strings.ToLower(field)
-	base := 0
-	if len(lower) > 2 && lower[0] == '0' {
-		switch lower[1] {
-		case 'x':
-			base = 16
-		case 'b':
-			base = 2
-		case 'o':
-			base = 8
-		}
-	}
-	if base != 0 {
-		u, err := strconv.ParseUint(field[2:], base, 64)
-		if err != nil {
-			return 0, false
-		}
-		f = float64(u)
-	} else {
-		mant, exp, hasExp := strings.Cut(lower, "e")
-		if !allDigits(mant) || hasExp && !allDigits(exp) {
-			return 0, false
-		}
-		var err error
-		if f, err = strconv.ParseFloat(lower, 64); err != nil && !math.IsInf(f, 0) {
-			return 0, false
-		}
-	}
+	f := jsvalue.ToNumber(field)
 	if f != math.Trunc(f) || f < 0 || f >= float64(n) {
 		return 0, false
 	}
 	return int(f), true
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // value renders a referenced value into text: null and undefined as

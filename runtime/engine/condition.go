@@ -1,0 +1,205 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/render"
+)
+
+// Condition evaluates a step's `when` or `condition` field against the
+// results so far (workflow spec §3.7); a nil field is true. Errors are the
+// reference's: "Unsupported condition type", "Unsupported condition: …",
+// "Unknown step reference: id.path".
+func Condition(f *ast.Field, results render.Results) (bool, error) {
+	if f == nil {
+		return true, nil
+	}
+	switch v := f.Value.(type) {
+	case *ast.Condition:
+		if v.Expr == nil {
+			text := ""
+			if v.Scalar != nil {
+				text = strings.TrimSpace(v.Scalar.Text)
+			}
+			return false, fmt.Errorf("Unsupported condition: %s", text)
+		}
+		x, err := eval(v.Expr, results)
+		return truthy(x), err
+	case *ast.Scalar:
+		switch v.Kind {
+		case ast.Null:
+			return true, nil
+		case ast.Bool:
+			return v.Bool, nil
+		}
+	}
+	return false, errors.New("Unsupported condition type")
+}
+
+// eval computes an expression. Both sides of && and || are evaluated, as in
+// the reference: an unknown step on either side is an error.
+func eval(e ast.Expr, results render.Results) (any, error) {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return eval(e.X, results)
+	case *ast.UnaryExpr:
+		x, err := eval(e.X, results)
+		return !truthy(x), err
+	case *ast.StepRef:
+		record, ok := results[e.ID]
+		path := joinPath(e.Path)
+		if !ok {
+			return nil, fmt.Errorf("Unknown step reference: %s.%s", e.ID, path)
+		}
+		return render.Walk(record, path), nil
+	case *ast.Literal:
+		switch e.Kind {
+		case ast.LitNumber:
+			f, _ := strconv.ParseFloat(e.Value, 64)
+			return f, nil
+		case ast.LitTrue:
+			return true, nil
+		case ast.LitFalse:
+			return false, nil
+		case ast.LitNull:
+			return nil, nil
+		}
+		return e.Value, nil // a string or a bare word
+	case *ast.BinaryExpr:
+		x, err := eval(e.X, results)
+		if err != nil {
+			return nil, err
+		}
+		y, err := eval(e.Y, results)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Op {
+		case "||":
+			return truthy(x) || truthy(y), nil
+		case "&&":
+			return truthy(x) && truthy(y), nil
+		case "==":
+			return equal(x, y), nil
+		case "!=":
+			return !equal(x, y), nil
+		}
+		a, aok := strictNumber(x)
+		b, bok := strictNumber(y)
+		if !aok || !bok {
+			return false, nil
+		}
+		switch e.Op {
+		case "<":
+			return a < b, nil
+		case "<=":
+			return a <= b, nil
+		case ">":
+			return a > b, nil
+		case ">=":
+			return a >= b, nil
+		}
+	}
+	return nil, fmt.Errorf("Unsupported condition: %T", e)
+}
+
+func joinPath(path []*ast.Ident) string {
+	parts := make([]string, len(path))
+	for i, id := range path {
+		parts[i] = id.Name
+	}
+	return strings.Join(parts, ".")
+}
+
+// truthy is JavaScript's Boolean(v).
+func truthy(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return v
+	case float64:
+		return v != 0 && !math.IsNaN(v)
+	case string:
+		return v != ""
+	}
+	return v != jsvalue.Undefined
+}
+
+// equal is the condition's ==: deep strict equality (key order ignored)
+// when either side is an array or object, else Object.is.
+func equal(x, y any) bool {
+	_, xa := x.([]any)
+	_, xo := x.(*jsvalue.Object)
+	_, ya := y.([]any)
+	_, yo := y.(*jsvalue.Object)
+	if xa || xo || ya || yo {
+		return deepEqual(x, y)
+	}
+	return objectIs(x, y)
+}
+
+func objectIs(x, y any) bool {
+	a, aok := x.(float64)
+	b, bok := y.(float64)
+	if aok && bok {
+		if math.IsNaN(a) && math.IsNaN(b) {
+			return true
+		}
+		return a == b && math.Signbit(a) == math.Signbit(b)
+	}
+	return x == y
+}
+
+// deepEqual is node's isDeepStrictEqual for JSON values.
+func deepEqual(x, y any) bool {
+	switch x := x.(type) {
+	case []any:
+		y, ok := y.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !deepEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case *jsvalue.Object:
+		y, ok := y.(*jsvalue.Object)
+		if !ok || x.Len() != y.Len() {
+			return false
+		}
+		for _, k := range x.Keys() {
+			a, _ := x.Get(k)
+			b, ok := y.Get(k)
+			if !ok || !deepEqual(a, b) {
+				return false
+			}
+		}
+		return true
+	}
+	return objectIs(x, y)
+}
+
+// strictNumber is v as a number when it is "strictly numeric": a number
+// that is not NaN, or a non-blank string that Number() reads.
+func strictNumber(v any) (float64, bool) {
+	switch v := v.(type) {
+	case float64:
+		return v, !math.IsNaN(v)
+	case string:
+		if strings.TrimSpace(v) == "" {
+			return 0, false
+		}
+		f := jsvalue.ToNumber(v)
+		return f, !math.IsNaN(f)
+	}
+	return 0, false
+}
