@@ -12,7 +12,7 @@ import (
 // exponent optional) it reads "Infinity" and the 0x, 0o and 0b integer
 // prefixes. Anything else is NaN.
 func ToNumber(s string) float64 {
-	s = strings.TrimFunc(s, isJSSpace)
+	s = Trim(s)
 	if s == "" {
 		return 0
 	}
@@ -98,6 +98,9 @@ func isDecimalLiteral(s string) bool {
 	}
 	return i == len(s)
 }
+
+// Trim is JavaScript's String.prototype.trim.
+func Trim(s string) string { return strings.TrimFunc(s, isJSSpace) }
 
 // isJSSpace is JavaScript's WhiteSpace and LineTerminator.
 func isJSSpace(r rune) bool {

@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/proc"
+	"github.com/lobsterdev/lobster/runtime/render"
+)
+
+// errShellNotFound is the reference's message for a shell that cannot be
+// started.
+const errShellNotFound = "workflow shell not found; check LOBSTER_SHELL or ComSpec"
+
+// Stdin resolves a `stdin` field (workflow spec §3.4): Undefined for none
+// (absent, null, or a reference to a missing path); a whole reference
+// "$id.path" is strict (an error when id has no result) and gives the raw
+// value; another string is templated; any other literal is itself.
+func Stdin(f *ast.Field, args *jsvalue.Object, results render.Results) (any, error) {
+	if f == nil {
+		return jsvalue.Undefined, nil
+	}
+	s := ast.ScalarOf(f.Value)
+	if s == nil || s.Kind != ast.String {
+		v := Value(f.Value)
+		if v == nil {
+			return jsvalue.Undefined, nil
+		}
+		return v, nil
+	}
+	if id, path, ok := render.WholeRef(s.Text); ok {
+		record, known := results[id]
+		if !known {
+			return nil, fmt.Errorf("Unknown step reference: %s.%s", id, path)
+		}
+		v := render.Walk(record, path)
+		if v == nil {
+			return jsvalue.Undefined, nil
+		}
+		return v, nil
+	}
+	return render.Template(s.Text, args, results), nil
+}
+
+// ShellStdin is what a shell reads for a stdin value: nothing (closed at
+// once) for none, a string as it is, anything else as JSON.
+func ShellStdin(v any) []byte {
+	switch v := v.(type) {
+	case string:
+		return []byte(v)
+	case nil:
+		return nil
+	}
+	if v == jsvalue.Undefined {
+		return nil
+	}
+	return []byte(jsvalue.Stringify(v, ""))
+}
+
+// Cwd is a step's working directory: the step's cwd, else the workflow's,
+// else "" (the process's), with args substituted and step references left
+// as written (workflow spec §2.10).
+func Cwd(args *jsvalue.Object, fields ...*ast.Field) string {
+	for _, f := range fields {
+		if f == nil {
+			continue
+		}
+		if s := ast.ScalarOf(f.Value); s != nil && s.Kind == ast.String {
+			return render.Args(s.Text, args)
+		}
+	}
+	return ""
+}
+
+// A Shell is one shell step to run, its text already substituted.
+type Shell struct {
+	ID        string
+	Text      string
+	Env       []string // the step's complete environment
+	Dir       string
+	Stdin     []byte // nil: closed at once
+	MaxOutput int64  // per stream; 0 for the default
+}
+
+// RunShell runs a shell step and returns its result record {id, stdout,
+// json}: stdout as written (the trailing newline kept), json the parse of
+// the trimmed stdout or undefined. A non-zero exit is the reference's
+// "workflow command failed (code): …" with stderr, else stdout, else the
+// command text.
+func RunShell(ctx context.Context, s Shell) (*jsvalue.Object, error) {
+	name, argv := proc.Shell(s.Text, func(k string) string { return Getenv(s.Env, k) }, runtime.GOOS)
+	res, err := proc.Run(ctx, proc.Command{
+		Name: name, Args: argv, Env: s.Env, Dir: s.Dir, Stdin: s.Stdin,
+		MaxOutput: s.MaxOutput, NotFound: errShellNotFound,
+	})
+	if err != nil {
+		return nil, err
+	}
+	stdout := string(res.Stdout)
+	if res.Code != 0 {
+		code := "null"
+		if res.Code > 0 {
+			code = strconv.Itoa(res.Code)
+		}
+		detail := jsvalue.Trim(string(res.Stderr))
+		if detail == "" {
+			detail = jsvalue.Trim(stdout)
+		}
+		if detail == "" {
+			detail = s.Text
+		}
+		return nil, fmt.Errorf("workflow command failed (%s): %s", code, detail)
+	}
+	return jsvalue.Obj("id", s.ID, "stdout", stdout, "json", ParseOutput(stdout)), nil
+}
+
+// ParseOutput is the json of a result: the trimmed text parsed as JSON, or
+// Undefined when it is empty or not JSON.
+func ParseOutput(stdout string) any {
+	trimmed := jsvalue.Trim(stdout)
+	if trimmed == "" {
+		return jsvalue.Undefined
+	}
+	v, err := jsvalue.Parse([]byte(trimmed))
+	if err != nil {
+		return jsvalue.Undefined
+	}
+	return v
+}
+
+// MaxStepOutput is the per-stream output limit of steps:
+// LOBSTER_MAX_STEP_OUTPUT_BYTES when it is a positive integer, else the
+// default.
+func MaxStepOutput(getenv func(string) string) (int64, error) {
+	text := getenv("LOBSTER_MAX_STEP_OUTPUT_BYTES")
+	if text == "" {
+		return proc.DefaultMaxOutput, nil
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, errors.New("LOBSTER_MAX_STEP_OUTPUT_BYTES must be a positive integer")
+	}
+	return n, nil
+}
