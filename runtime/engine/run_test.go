@@ -1,0 +1,90 @@
+//go:build unix
+
+package engine
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+)
+
+func run(t *testing.T, src string, provided string) (string, error) {
+	t.Helper()
+	f, _ := parser.Parse("w.lobster", []byte(src))
+	var args any
+	if provided != "" {
+		args, _ = jsvalue.Parse([]byte(provided))
+	}
+	res, err := Run(context.Background(), f, Options{Args: args, Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}})
+	if err != nil {
+		return "", err
+	}
+	return res.Status + " " + jsvalue.Stringify(res.Output, ""), nil
+}
+
+func TestRunSequence(t *testing.T) {
+	src := `
+args:
+  who: {default: world}
+env:
+  GREETING: "hello ${who}"
+steps:
+  - id: fetch
+    run: echo '{"items":[1,2],"ok":true}'
+  - id: count
+    run: jq length
+    stdin: $fetch.json.items
+    when: $fetch.json.ok
+  - id: never
+    run: echo should not run
+    condition: "!$fetch.json.ok"
+  - id: greet
+    command: echo "$GREETING from $LOBSTER_ARG_WHO, $count.stdout items"
+`
+	if _, err := os.Stat("/usr/bin/jq"); err != nil {
+		src = strings.Replace(src, "jq length", "wc -w | tr -d ' '", 1)
+	}
+	got, err := run(t, src, `{"who":"you"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `ok ["hello you from you, 2\n items\n"]`; got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+}
+
+func TestRunOutputSkipsSkippedSteps(t *testing.T) {
+	got, err := run(t, "steps:\n  - id: a\n    run: echo '[1,2]'\n  - id: b\n    run: echo no\n    when: false\n", "")
+	if err != nil || got != "ok [1,2]" {
+		t.Errorf("got %s, %v; want the last completed step's items", got, err)
+	}
+	got, err = run(t, "steps:\n  - id: a\n    run: \"true\"\n", "")
+	if err != nil || got != "ok []" {
+		t.Errorf("empty stdout: got %s, %v", got, err)
+	}
+}
+
+func TestRunStopsOnFailureAndUnsupported(t *testing.T) {
+	marker := t.TempDir() + "/ran"
+	src := "steps:\n  - id: a\n    run: echo bad >&2; exit 4\n  - id: b\n    run: touch " + marker + "\n"
+	if _, err := run(t, src, ""); err == nil || err.Error() != "workflow command failed (4): bad" {
+		t.Errorf("failure: %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a step after a failure ran")
+	}
+	src = "steps:\n  - id: a\n    run: touch " + marker + "\n    retry: 2\n"
+	if _, err := run(t, src, ""); err == nil || !strings.Contains(err.Error(), "retry is not supported") {
+		t.Errorf("retry: %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("an unsupported step ran")
+	}
+	if _, err := run(t, "steps:\n  - id: a\n    run: echo\n    when: $nope.json\n", ""); err == nil || err.Error() != "Unknown step reference: nope.json" {
+		t.Errorf("condition error: %v", err)
+	}
+}
