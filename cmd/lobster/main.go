@@ -8,6 +8,7 @@
 // The commands are:
 //
 //	check    check workflow files and report problems
+//	run      check a workflow file, then run it
 //	schema   print the JSON Schema of workflow files
 //	version  print the lobster version
 //	help     show help for lobster or for a command
@@ -113,6 +114,7 @@ Usage:
 The commands are:
 
 	check    check workflow files and report problems
+	run      check a workflow file, then run it
 	schema   print the JSON Schema of workflow files
 	version  print the lobster version
 	help     show help for lobster or for a command
@@ -138,6 +140,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runCheck(rest, stdin, stdout, stderr)
 	case "schema":
 		return runSchema(rest, stdout, stderr)
+	case "run":
+		return runRun(rest, stdout, stderr)
 	case "version", "--version":
 		return runVersion(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -151,6 +155,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 // helpTexts holds the help of each command, for "lobster help <command>".
 var helpTexts = map[string]string{
 	"check":   checkHelp,
+	"run":     runUsageText,
 	"schema":  schemaHelp,
 	"version": versionHelp,
 	"help":    helpHelp,

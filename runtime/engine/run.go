@@ -14,6 +14,10 @@ import (
 type Options struct {
 	Args any      // the provided args (parsed --args-json), or nil
 	Env  []string // the process environment
+
+	// Force, when closed while a cancelled step is stopping, kills its
+	// processes at once (a second interrupt).
+	Force <-chan struct{}
 }
 
 // Run executes the workflow's steps in file order (workflow spec §4.1) and
@@ -80,6 +84,7 @@ func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error
 			Dir:       Cwd(args, step.Cwd, w.Cwd),
 			Stdin:     ShellStdin(stdin),
 			MaxOutput: maxOutput,
+			Force:     opts.Force,
 		})
 		if err != nil {
 			return envelope.Result{}, err

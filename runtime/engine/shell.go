@@ -85,6 +85,7 @@ type Shell struct {
 	Dir       string
 	Stdin     []byte // nil: closed at once
 	MaxOutput int64  // per stream; 0 for the default
+	Force     <-chan struct{}
 }
 
 // RunShell runs a shell step and returns its result record {id, stdout,
@@ -96,7 +97,7 @@ func RunShell(ctx context.Context, s Shell) (*jsvalue.Object, error) {
 	name, argv := proc.Shell(s.Text, func(k string) string { return Getenv(s.Env, k) }, runtime.GOOS)
 	res, err := proc.Run(ctx, proc.Command{
 		Name: name, Args: argv, Env: s.Env, Dir: s.Dir, Stdin: s.Stdin,
-		MaxOutput: s.MaxOutput, NotFound: errShellNotFound,
+		MaxOutput: s.MaxOutput, NotFound: errShellNotFound, Force: s.Force,
 	})
 	if err != nil {
 		return nil, err

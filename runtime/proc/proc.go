@@ -40,6 +40,10 @@ type Command struct {
 
 	// NotFound is the error text when Name cannot be found.
 	NotFound string
+
+	// Force, when closed during a stop's grace period, sends SIGKILL
+	// at once (a second interrupt).
+	Force <-chan struct{}
 }
 
 // A Result is a finished process.
@@ -110,7 +114,7 @@ func Run(ctx context.Context, c Command) (Result, error) {
 			immediate = errors.As(stopErr, &k)
 		case stopErr = <-stop:
 		}
-		terminate(cmd.Process, immediate)
+		terminate(cmd.Process, immediate, c.Force)
 	}()
 	err := cmd.Wait()
 	close(exited)
@@ -128,11 +132,16 @@ func Run(ctx context.Context, c Command) (Result, error) {
 }
 
 // terminate stops p's process group: SIGKILL at once when immediate, else
-// SIGTERM and SIGKILL after termGrace.
-func terminate(p *os.Process, immediate bool) {
+// SIGTERM and SIGKILL after termGrace, or as soon as force is closed.
+func terminate(p *os.Process, immediate bool, force <-chan struct{}) {
 	if !immediate {
 		signalGroup(p, sigTerm)
-		time.Sleep(termGrace)
+		timer := time.NewTimer(termGrace)
+		select {
+		case <-timer.C:
+		case <-force:
+			timer.Stop()
+		}
 	}
 	signalGroup(p, sigKill)
 }

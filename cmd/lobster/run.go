@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/lobsterdev/lobster/lang/check"
+	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/lang/source"
+	"github.com/lobsterdev/lobster/runtime/engine"
+	"github.com/lobsterdev/lobster/runtime/envelope"
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+)
+
+const runUsageText = `usage: lobster run [--mode tool|human] [--file] PATH [--args-json JSON]
+
+Run checks the workflow file like "lobster check" and, when it has no
+errors, runs its steps in order. Warnings go to standard error and do not
+stop the run.
+
+  --mode tool        print one JSON envelope (protocolVersion, ok, status,
+                     output, requiresApproval, requiresInput), as the
+                     reference does; any other mode prints the output items
+  --file PATH        the workflow file (.lobster, .yaml, .yml or .json)
+  --args-json JSON   the workflow's args, as a JSON object
+
+This version runs shell steps (run/command) with when/condition, env, cwd
+and stdin. A step that needs more (pipelines, approval and input gates,
+loops, parallel branches, sub-workflows, retry, timeout_ms, on_error) stops
+the run with an error naming it, before that step starts.
+
+Exit codes: 0 success; 1 a step failed; 2 a usage error, bad --args-json,
+or errors found by the checker; 130/143/129/131 on SIGINT/SIGTERM/SIGHUP/
+SIGQUIT.
+`
+
+// runFlags are the parsed arguments of lobster run.
+type runFlags struct {
+	tool     bool
+	file     string
+	argsJSON *string
+	dryRun   bool
+	rest     []string
+}
+
+// parseRunArgs scans args as the reference does: flags may appear
+// anywhere, with their value after a space or "=".
+func parseRunArgs(args []string) (runFlags, error) {
+	var f runFlags
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, value, hasValue := strings.Cut(a, "=")
+		switch name {
+		case "--mode", "--file", "--args-json":
+			if !hasValue {
+				if i+1 >= len(args) {
+					return f, fmt.Errorf("%s needs a value", name)
+				}
+				i++
+				value = args[i]
+			}
+			switch name {
+			case "--mode":
+				f.tool = value == "tool"
+			case "--file":
+				f.file = value
+			default:
+				f.argsJSON = &value
+			}
+		case "--dry-run":
+			f.dryRun = true
+		default:
+			f.rest = append(f.rest, a)
+		}
+	}
+	if f.file == "" && len(f.rest) == 1 {
+		f.file = f.rest[0]
+	}
+	return f, nil
+}
+
+// runOutput writes a run's outcome in the chosen mode and returns the exit
+// code.
+type runOutput struct {
+	tool           bool
+	stdout, stderr io.Writer
+}
+
+func (o runOutput) fail(errorType, message string, code int, extra ...any) int {
+	switch {
+	case o.tool:
+		envelope.Write(o.stdout, envelope.Failure(errorType, message, extra...))
+	case errorType == envelope.RuntimeError:
+		fmt.Fprintf(o.stderr, "Error: %s\n", message)
+	default: // the reference prints usage errors bare
+		fmt.Fprintln(o.stderr, message)
+	}
+	return code
+}
+
+func runRun(args []string, stdout, stderr io.Writer) int {
+	for _, a := range args {
+		if a == "-h" || a == "--help" {
+			fmt.Fprint(stdout, runUsageText)
+			return exitOK
+		}
+	}
+	flags, err := parseRunArgs(args)
+	out := runOutput{tool: flags.tool, stdout: stdout, stderr: stderr}
+	switch {
+	case err != nil:
+		return out.fail(envelope.ParseError, "run "+err.Error(), exitUsage)
+	case flags.dryRun:
+		return out.fail(envelope.ParseError, "run --dry-run is not supported by this version yet", exitUsage)
+	case flags.file == "":
+		return out.fail(envelope.ParseError, "run needs a workflow file: lobster run [--file] PATH (pipelines are not supported yet)", exitUsage)
+	}
+	var provided any
+	if flags.argsJSON != nil {
+		if provided, err = jsvalue.Parse([]byte(*flags.argsJSON)); err != nil {
+			return out.fail(envelope.ParseError, "run --args-json must be valid JSON", exitUsage)
+		}
+	}
+	src, err := readWorkflow(flags.file)
+	if err != nil {
+		return out.fail(envelope.ParseError, err.Error(), exitUsage)
+	}
+
+	// Validation first: nothing runs when the checker finds errors.
+	name := flags.file
+	file, parseDiags := parser.Parse(name, src)
+	diags := check.Run(file, parseDiags, check.Rules)
+	files := map[string]*source.File{name: file.Src}
+	var errs, others []source.Diagnostic
+	for _, d := range diags {
+		if d.Severity == source.Error {
+			errs = append(errs, d)
+		} else if d.Severity == source.Warning {
+			others = append(others, d)
+		}
+	}
+	if len(others) > 0 {
+		source.WriteText(stderr, files, others, false)
+	}
+	if len(errs) > 0 {
+		if !out.tool {
+			source.WriteText(stderr, files, errs, false)
+			return exitUsage
+		}
+		return out.fail(envelope.ValidationError, validationMessage(errs), exitUsage, "diagnostics", diagnosticValues(errs))
+	}
+
+	ctx, force, stop, signalled := signalContext()
+	defer stop()
+	res, err := engine.Run(ctx, file, engine.Options{Args: provided, Env: os.Environ(), Force: force})
+	if code := signalled(); code != 0 {
+		out.fail(envelope.RuntimeError, "run cancelled by signal", code)
+		return code
+	}
+	if err != nil {
+		return out.fail(envelope.RuntimeError, err.Error(), exitFindings)
+	}
+	if out.tool {
+		envelope.Write(stdout, envelope.Tool(res))
+	} else {
+		envelope.Write(stdout, envelope.Human(res))
+	}
+	return exitOK
+}
+
+// readWorkflow reads a workflow file, with the reference's checks and
+// messages, as a clean error instead of the reference's crash.
+func readWorkflow(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("workflow file %s: %s", path, reason(err))
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errors.New("Workflow path is not a file")
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".lobster", ".yaml", ".yml", ".json":
+	default:
+		return nil, errors.New("Workflow file must end in .lobster, .yaml, .yml, or .json")
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("workflow file %s: %s", path, reason(err))
+	}
+	return src, nil
+}
+
+// validationMessage sums up the checker's errors, one per line.
+func validationMessage(errs []source.Diagnostic) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the workflow has %d error(s); nothing ran", len(errs))
+	for _, d := range errs {
+		fmt.Fprintf(&b, "\n%s:%d:%d: %s [%s]", d.File, d.Range.Start.Line, d.Range.Start.Col, d.Message, d.Code)
+	}
+	return b.String()
+}
+
+// diagnosticValues are diagnostics as `lobster check --format json` writes
+// them, for the validation_error envelope.
+func diagnosticValues(diags []source.Diagnostic) any {
+	data, err := json.Marshal(diags)
+	if err != nil {
+		return []any{}
+	}
+	v, err := jsvalue.Parse(data)
+	if err != nil {
+		return []any{}
+	}
+	return v
+}
+
+// signalContext is cancelled by SIGINT, SIGTERM, SIGHUP or SIGQUIT; force
+// is closed by a second signal, to kill running processes at once.
+// signalled reports the exit code for the first signal (128 + its number),
+// or 0.
+func signalContext() (ctx context.Context, force <-chan struct{}, stop func(), signalled func() int) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	forced := make(chan struct{})
+	done := make(chan struct{})
+	var code atomic.Int32
+	go func() {
+		select {
+		case sig := <-ch:
+			if s, ok := sig.(syscall.Signal); ok {
+				code.Store(128 + int32(s))
+			}
+			cancel(fmt.Errorf("received %v", sig))
+		case <-done:
+			return
+		}
+		select {
+		case <-ch:
+			close(forced)
+		case <-done:
+		}
+	}()
+	stop = func() {
+		signal.Stop(ch)
+		close(done)
+	}
+	return ctx, forced, stop, func() int { return int(code.Load()) }
+}

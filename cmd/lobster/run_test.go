@@ -1,0 +1,73 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestRunStopsOnSignal sends SIGINT, then SIGTERM, to lobster itself while a
+// step runs: the run stops with 128 + the signal's number and the step's
+// whole process tree is gone, a grandchild that ignores SIGTERM included.
+func TestRunStopsOnSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			pidFile := filepath.Join(dir, "pid")
+			wf := filepath.Join(dir, "slow.lobster")
+			script := "(trap '' TERM; while :; do sleep 1; done) & echo $! > " + pidFile + ".tmp; mv " + pidFile + ".tmp " + pidFile + "; wait"
+			os.WriteFile(wf, []byte("steps:\n  - id: slow\n    run: "+strconv.Quote(script)+"\n  - id: after\n    run: touch "+filepath.Join(dir, "ran")+"\n"), 0o644)
+			code := make(chan int, 1)
+			var stdout, stderr bytes.Buffer
+			go func() { code <- runRun([]string{wf}, &stdout, &stderr) }()
+			var pid int
+			for range 500 {
+				if data, err := os.ReadFile(pidFile); err == nil {
+					pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if pid == 0 {
+				t.Fatal("the step never started")
+			}
+			syscall.Kill(os.Getpid(), sig)
+			select {
+			case got := <-code:
+				if got != 128+int(sig) {
+					t.Errorf("exit code %d, want %d; stderr %s", got, 128+int(sig), stderr.String())
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("run did not stop")
+			}
+			if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+				t.Error("a step after the signal ran")
+			}
+			deadline := time.Now().Add(2 * time.Second)
+			for processAlive(pid) && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if processAlive(pid) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Errorf("grandchild %d survived", pid)
+			}
+		})
+	}
+}
+
+// processAlive says whether pid runs (a zombie awaiting its reaper does not).
+func processAlive(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z"
+}
