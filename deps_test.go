@@ -19,7 +19,7 @@ import (
 // belongs to lang/check), and may import its own component and the
 // components listed for it. cmd/* may import anything but cmd.
 //
-// In words: lang/source imports nothing of the module; each lang/ package
+// In words: lang/source and lang/js import nothing of the module; each lang/ package
 // imports only the lang/ packages below it; nothing under lang/ imports
 // runtime, lsp or cmd; runtime imports lang/ only; lsp imports lang/ and
 // runtime; nothing imports cmd.
@@ -28,10 +28,11 @@ var layers = []struct {
 	allowed   []string
 }{
 	{"lang/source", nil},
+	{"lang/js", nil},
 	{"lang/ast", []string{"lang/source"}},
 	{"lang/parser", []string{"lang/source", "lang/ast"}},
 	{"lang/commands", []string{"lang/source", "lang/ast"}},
-	{"lang/check", []string{"lang/source", "lang/ast", "lang/parser", "lang/commands"}},
+	{"lang/check", []string{"lang/source", "lang/js", "lang/ast", "lang/parser", "lang/commands"}},
 	{"runtime", []string{"lang/"}},
 	{"lsp", []string{"lang/", "runtime"}},
 }

@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/lobsterdev/lobster/lang/js"
+
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -20,7 +22,7 @@ import (
 // mapping), each run of characters outside [A-Z0-9] replaced by one "_",
 // leading and trailing "_" removed. "" means that no variable is set.
 func ArgEnvName(name string) string {
-	up := aeUpper(strings.TrimFunc(name, aeJSSpace))
+	up := aeUpper(strings.TrimFunc(name, js.IsSpace))
 	var b strings.Builder
 	sep := false
 	for i := 0; i < len(up); i++ {
@@ -74,9 +76,6 @@ func aeUpper(s string) string {
 	}
 	return b.String()
 }
-
-// aeJSSpace is the white space String.prototype.trim removes.
-func aeJSSpace(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' }
 
 // aeArgVar is the LOBSTER_ARG_ variable of an arg, or "" when it has none.
 func aeArgVar(name string) string {

@@ -3,6 +3,8 @@ package check
 import (
 	"strings"
 
+	"github.com/lobsterdev/lobster/lang/js"
+
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -29,7 +31,7 @@ func runExecImplicitShell(p *Pass) {
 			return
 		}
 		w := st.Pos[0]
-		if strings.IndexFunc(w.Text, plJSSpace) < 0 {
+		if strings.IndexFunc(w.Text, js.IsSpace) < 0 {
 			return
 		}
 		if st.HasRef && !plRefsOnlyIn(st, w) {

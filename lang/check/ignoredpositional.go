@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lobsterdev/lobster/lang/js"
+
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -72,7 +74,7 @@ func plNoPositionals(p *Pass, st *plStage, sp source.Span, list string) source.D
 	w := st.Pos[0]
 	switch {
 	case st.Name == "head" && one && st.FlagNamed("n") == nil:
-		if _, ok := plJSNumber(w.Text); ok && w.Text != "" {
+		if _, ok := js.Number(w.Text); ok && w.Text != "" {
 			d := p.Finding(sp, "\"head\" ignores positional %q and takes 10 items; use head --n %s", w.Text, w.Text)
 			d.Fixes = []source.Fix{{Message: "Write --n " + w.Text, Edits: []source.Edit{p.Edit(source.Span{Start: w.Pos(), End: w.Pos()}, "--n ")}}}
 			return d

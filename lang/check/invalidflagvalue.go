@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/lobsterdev/lobster/lang/js"
+
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/commands"
 	"github.com/lobsterdev/lobster/lang/source"
@@ -119,7 +121,7 @@ func plCheckValue(st *plStage, f *plFlag) string {
 	}
 	switch d.Type {
 	case commands.Number, commands.Int:
-		n, ok := plJSNumber(v)
+		n, ok := js.Number(v)
 		bad := ""
 		switch {
 		case !ok || math.IsInf(n, 0):

@@ -1,11 +1,11 @@
 package check
 
 import (
-	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lobsterdev/lobster/lang/js"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/commands"
@@ -200,96 +200,6 @@ func plMessage(msg, name, value string) string {
 	return strings.NewReplacer("{name}", name, "{value}", value).Replace(msg)
 }
 
-// plJSSpace reports whether r is JavaScript white space or a line
-// terminator (what String.prototype.trim removes and \s matches).
-func plJSSpace(r rune) bool {
-	switch r {
-	case ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
-}
-
-// plJSNumber converts text as JavaScript Number() does; ok is false for NaN.
-func plJSNumber(text string) (float64, bool) {
-	s := strings.TrimFunc(text, plJSSpace)
-	if s == "" {
-		return 0, true
-	}
-	switch s {
-	case "Infinity", "+Infinity":
-		return math.Inf(1), true
-	case "-Infinity":
-		return math.Inf(-1), true
-	}
-	if len(s) > 2 && s[0] == '0' {
-		base := 0
-		switch s[1] {
-		case 'x', 'X':
-			base = 16
-		case 'o', 'O':
-			base = 8
-		case 'b', 'B':
-			base = 2
-		}
-		if base != 0 {
-			n, err := strconv.ParseUint(s[2:], base, 64)
-			if err != nil || strings.Contains(s, "_") {
-				return 0, false
-			}
-			return float64(n), true
-		}
-	}
-	if !plDecimal(s) {
-		return 0, false
-	}
-	n, err := strconv.ParseFloat(s, 64)
-	if err != nil && !strings.Contains(err.Error(), "range") {
-		return 0, false
-	}
-	return n, true
-}
-
-// plDecimal reports whether s is a JavaScript decimal literal with an
-// optional sign: digits with an optional fraction (or a fraction alone) and
-// an optional exponent.
-func plDecimal(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	digits := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-		digits++
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			digits++
-		}
-	}
-	if digits == 0 {
-		return false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		exp := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			exp++
-		}
-		if exp == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
 // plWhere is a where expression split as the reference's regular expression
 // ^([a-zA-Z0-9_.]+)\s*(==|=|!=|<=|>=|<|>)\s*(.+)$ splits it (PRC §3.6).
 type plWhere struct {
@@ -311,7 +221,7 @@ func plParseWhere(expr string) (w plWhere, ok bool) {
 		return w, false
 	}
 	w.Path = expr[:i]
-	rest := strings.TrimLeftFunc(expr[i:], plJSSpace)
+	rest := strings.TrimLeftFunc(expr[i:], js.IsSpace)
 	for _, op := range plWhereOps {
 		if !strings.HasPrefix(rest, op) {
 			continue
@@ -332,7 +242,7 @@ func plWherePathByte(c byte) bool {
 // white-space character when nothing else is left. "." matches anything but
 // a line terminator.
 func plWhereValue(r string) (string, bool) {
-	v := strings.TrimLeftFunc(r, plJSSpace)
+	v := strings.TrimLeftFunc(r, js.IsSpace)
 	if v == "" && r != "" {
 		// All white space: the last character is given back.
 		_, size := utf8.DecodeLastRuneInString(r)

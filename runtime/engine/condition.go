@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lobsterdev/lobster/lang/js"
+
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/render"
@@ -198,8 +200,7 @@ func strictNumber(v any) (float64, bool) {
 		if strings.TrimSpace(v) == "" {
 			return 0, false
 		}
-		f := jsvalue.ToNumber(v)
-		return f, !math.IsNaN(f)
+		return js.Number(v)
 	}
 	return 0, false
 }

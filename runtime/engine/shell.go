@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strconv"
 
+	"github.com/lobsterdev/lobster/lang/js"
+
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/proc"
@@ -108,9 +110,9 @@ func RunShell(ctx context.Context, s Shell) (*jsvalue.Object, error) {
 		if res.Code > 0 {
 			code = strconv.Itoa(res.Code)
 		}
-		detail := jsvalue.Trim(string(res.Stderr))
+		detail := js.Trim(string(res.Stderr))
 		if detail == "" {
-			detail = jsvalue.Trim(stdout)
+			detail = js.Trim(stdout)
 		}
 		if detail == "" {
 			detail = s.Text
@@ -123,7 +125,7 @@ func RunShell(ctx context.Context, s Shell) (*jsvalue.Object, error) {
 // ParseOutput is the json of a result: the trimmed text parsed as JSON, or
 // Undefined when it is empty or not JSON.
 func ParseOutput(stdout string) any {
-	trimmed := jsvalue.Trim(stdout)
+	trimmed := js.Trim(stdout)
 	if trimmed == "" {
 		return jsvalue.Undefined
 	}

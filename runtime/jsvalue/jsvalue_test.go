@@ -3,7 +3,6 @@ package jsvalue
 import (
 	"bufio"
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -96,25 +95,5 @@ func TestUndefined(t *testing.T) {
 	o.Delete("a")
 	if got, want := Stringify(o, ""), `{"arr":[null,null]}`; got != want {
 		t.Errorf("after Delete: %s, want %s", got, want)
-	}
-}
-
-func TestToNumber(t *testing.T) {
-	nan := math.NaN()
-	tests := []struct {
-		s    string
-		want float64
-	}{
-		{"", 0}, {"  ", 0}, {" 42 ", 42}, {"-1", -1}, {"+1.5", 1.5}, {".5", 0.5}, {"5.", 5}, {"1e3", 1000},
-		{"1E-2", 0.01}, {"0x1F", 31}, {"0b101", 5}, {"0o17", 15}, {"007", 7}, {"Infinity", math.Inf(1)},
-		{"-Infinity", math.Inf(-1)}, {"1e400", math.Inf(1)},
-		{"abc", nan}, {"1_000", nan}, {"-0x1", nan}, {"0x", nan}, {"1e", nan}, {"--1", nan}, {"inf", nan},
-		{"nan", nan}, {"0x1p3", nan}, {"1 2", nan}, {".", nan}, {"e5", nan},
-	}
-	for _, tt := range tests {
-		got := ToNumber(tt.s)
-		if got != tt.want && !(math.IsNaN(got) && math.IsNaN(tt.want)) {
-			t.Errorf("ToNumber(%q) = %v, want %v", tt.s, got, tt.want)
-		}
 	}
 }

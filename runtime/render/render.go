@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lobsterdev/lobster/lang/js"
+
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
@@ -121,8 +123,8 @@ func Walk(record *jsvalue.Object, path string) any {
 // arrayIndex reads field as JavaScript's Number(field) does ("01", "1e0"
 // and "0x1" are 1) and reports an integer index below n.
 func arrayIndex(field string, n int) (int, bool) {
-	f := jsvalue.ToNumber(field)
-	if f != math.Trunc(f) || f < 0 || f >= float64(n) {
+	f, ok := js.Number(field)
+	if !ok || f != math.Trunc(f) || f < 0 || f >= float64(n) {
 		return 0, false
 	}
 	return int(f), true

@@ -1,0 +1,40 @@
+package js
+
+import (
+	"math"
+	"testing"
+)
+
+// The expectations are node's (Number(s) printed for each s, node 20).
+func TestNumber(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		s    string
+		want float64
+	}{
+		{"", 0}, {"  ", 0}, {" 42 ", 42}, {"\u00a042\ufeff", 42}, {"-1", -1}, {"+1.5", 1.5}, {".5", 0.5}, {"5.", 5},
+		{"1e3", 1000}, {"1E-2", 0.01}, {"0x1F", 31}, {"0b101", 5}, {"0o17", 15}, {"007", 7}, {"Infinity", math.Inf(1)},
+		{"-Infinity", math.Inf(-1)}, {"1e400", math.Inf(1)}, {"0x10000000000000000", 18446744073709551616},
+		{"abc", nan}, {"1_000", nan}, {"-0x1", nan}, {"0x", nan}, {"1e", nan}, {"--1", nan}, {"inf", nan},
+		{"nan", nan}, {"0x1p3", nan}, {"1 2", nan}, {".", nan}, {"e5", nan}, {"\u0085 1", nan},
+	}
+	for _, tt := range tests {
+		got, ok := Number(tt.s)
+		if math.IsNaN(tt.want) {
+			if ok {
+				t.Errorf("Number(%q) = %v, want NaN", tt.s, got)
+			}
+		} else if !ok || got != tt.want {
+			t.Errorf("Number(%q) = %v, %v; want %v", tt.s, got, ok, tt.want)
+		}
+	}
+}
+
+func TestTrim(t *testing.T) {
+	if got := Trim("\ufeff\u2028 x \u3000\n"); got != "x" {
+		t.Errorf("Trim = %q", got)
+	}
+	if got := Trim("\u0085x"); got != "\u0085x" {
+		t.Errorf("Trim removed U+0085, which JavaScript keeps: %q", got)
+	}
+}
