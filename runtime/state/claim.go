@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -58,22 +59,16 @@ type Claim struct {
 // claim; the others get ErrResumeNotFound. Call it right before the first
 // step with side effects.
 func (s *Store) ClaimResume(ctx context.Context, key string, loaded json.RawMessage) (*Claim, error) {
-	path, err := s.Path(key)
-	if err != nil {
-		return nil, err
-	}
-	lock, err := LockFile(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	defer lock.Unlock()
-	current, err := os.ReadFile(path)
-	if err != nil || !sameJSON(current, loaded) {
-		return nil, ErrResumeNotFound
-	}
 	c := &Claim{store: s, key: key, original: loaded, id: randomHex(16)}
-	data, _ := Encode(tombstone{Type: tombstoneType, ConsumedAt: ISOTime(time.Now()), ClaimID: c.id})
-	if err := WriteFileAtomic(path, data); err != nil {
+	err := s.locked(ctx, key, func(path string) error {
+		current, err := os.ReadFile(path)
+		if err != nil || !sameJSON(current, loaded) {
+			return ErrResumeNotFound
+		}
+		data, _ := Encode(tombstone{Type: tombstoneType, ConsumedAt: ISOTime(time.Now()), ClaimID: c.id})
+		return WriteFileAtomic(path, data)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -83,29 +78,20 @@ func (s *Store) ClaimResume(ctx context.Context, key string, loaded json.RawMess
 // anything ran: the token becomes usable again. A tombstone that is no
 // longer this claim's is left alone.
 func (c *Claim) Restore(ctx context.Context) error {
-	path, err := c.store.Path(c.key)
-	if err != nil {
-		return err
-	}
-	lock, err := LockFile(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
-	var stone tombstone
-	data, err := os.ReadFile(path)
-	if err != nil || json.Unmarshal(data, &stone) != nil || stone.Type != tombstoneType || stone.ClaimID != c.id {
-		return nil
-	}
-	var value any
-	if err := json.Unmarshal(c.original, &value); err != nil {
-		return err
-	}
-	out, err := Encode(value)
-	if err != nil {
-		return err
-	}
-	return WriteFileAtomic(path, out)
+	return c.store.locked(ctx, c.key, func(path string) error {
+		var stone tombstone
+		data, err := os.ReadFile(path)
+		if err != nil || json.Unmarshal(data, &stone) != nil || stone.Type != tombstoneType || stone.ClaimID != c.id {
+			return nil
+		}
+		// The original text, key order and all, in the store's format.
+		var out bytes.Buffer
+		if err := json.Indent(&out, c.original, "", "  "); err != nil {
+			return err
+		}
+		out.WriteByte('\n')
+		return WriteFileAtomic(path, out.Bytes())
+	})
 }
 
 // Release deletes the claimed state, for a run that finished.

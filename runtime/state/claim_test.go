@@ -12,13 +12,14 @@ import (
 	"testing"
 )
 
-var resumeState = map[string]any{"filePath": "/w.lobster", "resumeAtIndex": 2.0, "steps": []any{}, "args": map[string]any{}}
-
 func pausedRun(t *testing.T) (*Store, string) {
 	t.Helper()
 	s := newStore(t)
 	key := "workflow_resume_" + randomHex(16)
-	if err := s.Write(context.Background(), key, resumeState); err != nil {
+	path, _ := s.Path(key)
+	// Keys out of alphabetical order, as the reference writes them.
+	text := "{\n  \"steps\": [],\n  \"resumeAtIndex\": 2,\n  \"filePath\": \"/w.lobster\",\n  \"args\": {}\n}\n"
+	if err := WriteFileAtomic(path, []byte(text)); err != nil {
 		t.Fatal(err)
 	}
 	return s, key
@@ -46,6 +47,8 @@ func TestClaimRestoreLeavesTokenUsable(t *testing.T) {
 	s, key := pausedRun(t)
 	ctx := context.Background()
 	loaded, _ := s.LoadResume(ctx, key)
+	path, _ := s.Path(key)
+	before, _ := os.ReadFile(path)
 	claim, err := s.ClaimResume(ctx, key, loaded)
 	if err != nil {
 		t.Fatal(err)
@@ -56,6 +59,9 @@ func TestClaimRestoreLeavesTokenUsable(t *testing.T) {
 	again, err := s.LoadResume(ctx, key)
 	if err != nil || !sameJSON(again, loaded) {
 		t.Fatalf("after Restore: %s, %v; want the original state", again, err)
+	}
+	if restored, _ := os.ReadFile(path); string(restored) != string(before) {
+		t.Errorf("Restore wrote\n%s\nwant the original text\n%s", restored, before)
 	}
 	second, err := s.ClaimResume(ctx, key, again)
 	if err != nil {

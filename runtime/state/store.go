@@ -81,6 +81,20 @@ func (s *Store) Lock(ctx context.Context, key string) (*Lock, error) {
 	return LockFile(ctx, path)
 }
 
+// locked runs fn with the path of key's file while holding its lock.
+func (s *Store) locked(ctx context.Context, key string, fn func(path string) error) error {
+	path, err := s.Path(key)
+	if err != nil {
+		return err
+	}
+	lock, err := LockFile(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	return fn(path)
+}
+
 // Read decodes key's value into v under its lock; found is false when the
 // key has no file. A file that is not JSON is an error: state is
 // authoritative and never silently replaced. When the lock cannot be
@@ -111,38 +125,24 @@ func (s *Store) Read(ctx context.Context, key string, v any) (found bool, err er
 // Write stores v as key's value under its lock, in the reference's format
 // (JSON indented by two spaces, then a newline).
 func (s *Store) Write(ctx context.Context, key string, v any) error {
-	path, err := s.Path(key)
-	if err != nil {
-		return err
-	}
 	data, err := Encode(v)
 	if err != nil {
 		return err
 	}
-	lock, err := LockFile(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
-	return WriteFileAtomic(path, data)
+	return s.locked(ctx, key, func(path string) error {
+		return WriteFileAtomic(path, data)
+	})
 }
 
 // Delete removes key's file under its lock; a missing file is not an
 // error.
 func (s *Store) Delete(ctx context.Context, key string) error {
-	path, err := s.Path(key)
-	if err != nil {
-		return err
-	}
-	lock, err := LockFile(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return syncDir(s.Dir)
+	return s.locked(ctx, key, func(path string) error {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return syncDir(s.Dir)
+	})
 }
 
 // Encode is v as the reference writes state files: JSON indented by two
