@@ -123,6 +123,21 @@ type Props struct {
 	Anchor string // the anchor name defined on this node, or ""
 }
 
+// Primitive is the scalar's value as a JSON decoder or the reference's
+// YAML loader gives it: nil, a bool, a float64 (numbers are JavaScript
+// numbers) or a string.
+func (s *Scalar) Primitive() any {
+	switch s.Kind {
+	case Null:
+		return nil
+	case Bool:
+		return s.Bool
+	case Int, Float:
+		return s.Num
+	}
+	return s.Text
+}
+
 // Tag is the scalar's explicit tag, or "".
 func (s *Scalar) Tag() string {
 	if s.Props == nil {

@@ -34,19 +34,10 @@ func JSONValue(v ast.Value) any {
 	case nil:
 		return nil
 	default:
-		s := scalarOf(v)
-		if s == nil {
-			return nil
+		if s := scalarOf(v); s != nil {
+			return s.Primitive()
 		}
-		switch s.Kind {
-		case ast.Null:
-			return nil
-		case ast.Bool:
-			return s.Bool
-		case ast.Int, ast.Float:
-			return s.Num
-		}
-		return s.Text
+		return nil
 	}
 }
 

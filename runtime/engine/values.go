@@ -10,21 +10,12 @@ import (
 // first place and its last value), numbers are doubles, and an alias is the
 // value of its anchor.
 func Value(v ast.Value) any {
+	v = ast.Resolve(v)
 	switch v := v.(type) {
 	case nil:
 		return nil
 	case *ast.Scalar:
-		switch v.Kind {
-		case ast.Null:
-			return nil
-		case ast.Bool:
-			return v.Bool
-		case ast.Int, ast.Float:
-			return v.Num
-		}
-		return v.Text
-	case *ast.Alias:
-		return Value(v.Target)
+		return v.Primitive()
 	case *ast.Sequence:
 		items := make([]any, len(v.Items))
 		for i, it := range v.Items {
@@ -44,7 +35,7 @@ func Value(v ast.Value) any {
 		return object(o.Fields)
 	}
 	if s := ast.ScalarOf(v); s != nil {
-		return Value(s)
+		return s.Primitive()
 	}
 	return nil
 }
