@@ -33,9 +33,9 @@ stop the run.
   --file PATH        the workflow file (.lobster, .yaml, .yml or .json)
   --args-json JSON   the workflow's args, as a JSON object
 
-This version runs shell steps (run/command) with when/condition, env, cwd
-and stdin. A step that needs more (pipelines, approval and input gates,
-loops, parallel branches, sub-workflows, retry, timeout_ms, on_error) stops
+This version runs shell steps (run/command) with when/condition, env, cwd,
+stdin, retry, timeout_ms and on_error. A step that needs more (pipelines,
+approval and input gates, loops, parallel branches, sub-workflows) stops
 the run with an error naming it, before that step starts.
 
 Exit codes: 0 success; 1 a step failed; 2 a usage error, bad --args-json,
@@ -161,7 +161,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 
 	ctx, force, stop, signalled := signalContext()
 	defer stop()
-	res, err := engine.Run(ctx, file, engine.Options{Args: provided, Env: os.Environ(), Force: force})
+	res, err := engine.Run(ctx, file, engine.Options{Args: provided, Env: os.Environ(), Stderr: stderr, Force: force})
 	if code := signalled(); code != 0 {
 		out.fail(envelope.RuntimeError, "run cancelled by signal", code)
 		return code

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/runtime/envelope"
@@ -15,6 +16,9 @@ type Options struct {
 	Args any      // the provided args (parsed --args-json), or nil
 	Env  []string // the process environment
 
+	// Stderr receives the run's log lines ([RETRY] …); nil discards them.
+	Stderr io.Writer
+
 	// Force, when closed while a cancelled step is stopping, kills its
 	// processes at once (a second interrupt).
 	Force <-chan struct{}
@@ -25,10 +29,10 @@ type Options struct {
 // completed.
 //
 // This is the executor's first stage: shell steps with conditions, env,
-// cwd and stdin. A step that needs more (a pipeline, an approval or input
-// gate, a loop, parallel branches, a sub-workflow, retry, timeout_ms or an
-// on_error policy) stops the run with an error naming it before anything
-// of that step runs, never a silent difference.
+// cwd, stdin, retry, timeout_ms and on_error. A step that needs more (a
+// pipeline, an approval or input gate, a loop, parallel branches, a
+// sub-workflow) stops the run with an error naming it before anything of
+// that step runs, never a silent difference.
 func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error) {
 	w := f.Workflow
 	if w == nil || w.Steps == nil {
@@ -42,6 +46,10 @@ func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error
 	maxOutput, err := MaxStepOutput(func(k string) string { return Getenv(opts.Env, k) })
 	if err != nil {
 		return envelope.Result{}, err
+	}
+	stderr := opts.Stderr
+	if stderr == nil {
+		stderr = io.Discard
 	}
 	results := render.Results{}
 	var last *jsvalue.Object
@@ -73,21 +81,36 @@ func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error
 		if s := ast.ScalarOf(shell.Value); s != nil {
 			text = s.Text
 		}
-		stdin, err := Stdin(step.Stdin, args, results)
+		// stdin is resolved inside each attempt: a failure there is
+		// retried and subject to on_error, as in the reference.
+		record, err := withRetry(ctx, id, retryOf(step.Retry), timeoutOf(step.TimeoutMs), stderr,
+			func(actx context.Context) (*jsvalue.Object, error) {
+				stdin, err := Stdin(step.Stdin, args, results)
+				if err != nil {
+					return nil, err
+				}
+				return RunShell(actx, Shell{
+					ID:        id,
+					Text:      render.Template(text, args, results),
+					Env:       Env(opts.Env, args, results, w.Env, step.Env),
+					Dir:       Cwd(args, step.Cwd, w.Cwd),
+					Stdin:     ShellStdin(stdin),
+					MaxOutput: maxOutput,
+					Force:     opts.Force,
+				})
+			})
 		if err != nil {
-			return envelope.Result{}, err
-		}
-		record, err := RunShell(ctx, Shell{
-			ID:        id,
-			Text:      render.Template(text, args, results),
-			Env:       Env(opts.Env, args, results, w.Env, step.Env),
-			Dir:       Cwd(args, step.Cwd, w.Cwd),
-			Stdin:     ShellStdin(stdin),
-			MaxOutput: maxOutput,
-			Force:     opts.Force,
-		})
-		if err != nil {
-			return envelope.Result{}, err
+			policy := onErrorOf(step.OnError)
+			if policy == "stop" || context.Cause(ctx) != nil {
+				return envelope.Result{}, err
+			}
+			// The failure is recorded; the output stays the last
+			// successful step's.
+			results[id] = jsvalue.Obj("id", id, "error", true, "errorMessage", err.Error())
+			if policy == "skip_rest" {
+				break
+			}
+			continue
 		}
 		results[id] = record
 		last = record
@@ -101,6 +124,17 @@ func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error
 	return envelope.Result{Status: envelope.StatusOK, Output: output}, nil
 }
 
+// onErrorOf is a step's on_error policy: "stop" (the default), "continue"
+// or "skip_rest".
+func onErrorOf(f *ast.Field) string {
+	if f != nil {
+		if s, ok := Value(f.Value).(string); ok && (s == "continue" || s == "skip_rest") {
+			return s
+		}
+	}
+	return "stop"
+}
+
 // unsupported names what of step this stage of the runtime cannot run, or
 // "".
 func unsupported(step *ast.Step) string {
@@ -110,7 +144,6 @@ func unsupported(step *ast.Step) string {
 	}{
 		{step.Pipeline, "a pipeline step"}, {step.Workflow, "a workflow step"}, {step.Parallel, "a parallel step"},
 		{step.ForEach, "a for_each loop"}, {step.Approval, "an approval gate"}, {step.Input, "an input step"},
-		{step.Retry, "retry"}, {step.TimeoutMs, "timeout_ms"}, {step.OnError, "on_error"},
 	} {
 		if f.field != nil {
 			return f.what

@@ -13,17 +13,32 @@ import (
 )
 
 func run(t *testing.T, src string, provided string) (string, error) {
+	out, _, err := runLogged(t, src, provided)
+	return out, err
+}
+
+// runLogged runs src in a temporary working directory and returns the
+// status and output, and what the run logged.
+func runLogged(t *testing.T, src string, provided string) (string, string, error) {
 	t.Helper()
-	f, _ := parser.Parse("w.lobster", []byte(src))
+	f, diags := parser.Parse("w.lobster", []byte(src))
+	for _, d := range diags {
+		if d.Severity.String() == "error" {
+			t.Fatalf("parse: %v", d)
+		}
+	}
 	var args any
 	if provided != "" {
 		args, _ = jsvalue.Parse([]byte(provided))
 	}
-	res, err := Run(context.Background(), f, Options{Args: args, Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}})
+	var log strings.Builder
+	dir := t.TempDir()
+	res, err := Run(context.Background(), f, Options{Args: args, Stderr: &log,
+		Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "WORK=" + dir}})
 	if err != nil {
-		return "", err
+		return "", log.String(), err
 	}
-	return res.Status + " " + jsvalue.Stringify(res.Output, ""), nil
+	return res.Status + " " + jsvalue.Stringify(res.Output, ""), log.String(), nil
 }
 
 func TestRunSequence(t *testing.T) {
@@ -77,9 +92,9 @@ func TestRunStopsOnFailureAndUnsupported(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("a step after a failure ran")
 	}
-	src = "steps:\n  - id: a\n    run: touch " + marker + "\n    retry: 2\n"
-	if _, err := run(t, src, ""); err == nil || !strings.Contains(err.Error(), "retry is not supported") {
-		t.Errorf("retry: %v", err)
+	src = "steps:\n  - id: a\n    run: touch " + marker + "\n    approval: ok?\n"
+	if _, err := run(t, src, ""); err == nil || !strings.Contains(err.Error(), "an approval gate is not supported") {
+		t.Errorf("approval: %v", err)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("an unsupported step ran")

@@ -1,0 +1,112 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/proc"
+)
+
+// retryPolicy is a step's `retry` (workflow spec §2.10), defaults applied.
+type retryPolicy struct {
+	max         int // total attempts
+	exponential bool
+	delayMs     float64
+	maxDelayMs  float64
+	jitter      bool
+}
+
+// retryOf reads a step's retry field; the checker has validated it.
+func retryOf(f *ast.Field) retryPolicy {
+	p := retryPolicy{max: 1, delayMs: 1000, maxDelayMs: 30000}
+	if f == nil {
+		return p
+	}
+	o, _ := Value(f.Value).(*jsvalue.Object)
+	if v, ok := o.Get("max"); ok {
+		if n, ok := v.(float64); ok && n >= 1 {
+			p.max = int(n)
+		}
+	}
+	if v, _ := o.Get("backoff"); v == "exponential" {
+		p.exponential = true
+	}
+	if v, ok := o.Get("delay_ms"); ok {
+		if n, ok := v.(float64); ok {
+			p.delayMs = n
+		}
+	}
+	if v, ok := o.Get("max_delay_ms"); ok {
+		if n, ok := v.(float64); ok {
+			p.maxDelayMs = n
+		}
+	}
+	if v, _ := o.Get("jitter"); v == true {
+		p.jitter = true
+	}
+	return p
+}
+
+// delay is the wait before retry n (1 for the first retry).
+func (p retryPolicy) delay(n int) time.Duration {
+	d := p.delayMs
+	if p.exponential {
+		d = math.Min(p.delayMs*math.Pow(2, float64(n-1)), p.maxDelayMs)
+	}
+	if p.jitter {
+		d = math.Min(d*(0.9+0.2*rand.Float64()), p.maxDelayMs)
+	}
+	return time.Duration(math.Max(0, d) * float64(time.Millisecond))
+}
+
+// timeoutOf is a step's timeout_ms, or 0 for none.
+func timeoutOf(f *ast.Field) time.Duration {
+	if f == nil {
+		return 0
+	}
+	if n, ok := Value(f.Value).(float64); ok && n > 0 {
+		return time.Duration(n) * time.Millisecond
+	}
+	return 0
+}
+
+// attempt runs one try of a step under its own timeout, when it has one: a
+// timed-out attempt's processes are killed at once and the attempt fails
+// with the reference's "Step '{id}' timed out after {ms}ms".
+func attempt(ctx context.Context, id string, timeout time.Duration, try func(context.Context) (*jsvalue.Object, error)) (*jsvalue.Object, error) {
+	if timeout <= 0 {
+		return try(ctx)
+	}
+	cause := proc.KillNow(fmt.Errorf("Step '%s' timed out after %dms", id, timeout.Milliseconds()))
+	actx, cancel := context.WithTimeoutCause(ctx, timeout, cause)
+	defer cancel()
+	return try(actx)
+}
+
+// withRetry runs the attempts of a step: up to the policy's max, waiting
+// between them and logging each retry to stderr as the reference does. An
+// external cancellation is never retried.
+func withRetry(ctx context.Context, id string, p retryPolicy, timeout time.Duration, stderr io.Writer,
+	try func(context.Context) (*jsvalue.Object, error)) (*jsvalue.Object, error) {
+	for n := 1; ; n++ {
+		rec, err := attempt(ctx, id, timeout, try)
+		if err == nil || n >= p.max || context.Cause(ctx) != nil {
+			return rec, err
+		}
+		d := p.delay(n)
+		fmt.Fprintf(stderr, "[RETRY] Step '%s' failed (attempt %d/%d): %s. Retrying in %dms...\n", id, n, p.max, err, d.Milliseconds())
+		timer := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, context.Cause(ctx)
+		case <-timer.C:
+		}
+	}
+}

@@ -1,0 +1,155 @@
+//go:build unix
+
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+// The cases follow the reference's own tests (workflow spec §5.7–5.9).
+
+func TestOnError(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"continue runs the next step", `
+steps:
+  - id: fail
+    run: exit 1
+    on_error: continue
+  - id: next
+    run: echo ran
+`, `ok ["ran\n"]`},
+		{"the failure is visible to later steps", `
+steps:
+  - id: a
+    run: exit 1
+    on_error: continue
+  - id: b
+    run: exit 2
+    on_error: continue
+  - id: report
+    run: printf '{"a":"%s","b":"%s","msg":"%s"}' "$A" "$B" "$M"
+    env:
+      A: $a.error
+      B: $b.error
+      M: $b.errorMessage
+`, `ok [{"a":"true","b":"true","msg":"workflow command failed (2): exit 2"}]`},
+		{"skip_rest keeps the last good output", `
+steps:
+  - id: good
+    run: echo '{"kept":true}'
+  - id: bad
+    run: exit 1
+    on_error: skip_rest
+  - id: never
+    run: echo no
+`, `ok [{"kept":true}]`},
+		{"a failing last step leaves the output of the good one", `
+steps:
+  - id: good
+    run: echo '{"ok":true}'
+  - id: bad
+    run: exit 1
+    on_error: continue
+`, `ok [{"ok":true}]`},
+		{"conditions see the error", `
+steps:
+  - id: risky
+    run: exit 1
+    on_error: continue
+  - id: success
+    run: echo success
+    when: $risky.error != true
+  - id: failure
+    run: echo failure
+    when: $risky.error == true
+`, `ok ["failure\n"]`},
+	}
+	for _, tt := range tests {
+		got, err := run(t, tt.src, "")
+		if err != nil || got != tt.want {
+			t.Errorf("%s: %s, %v; want %s", tt.name, got, err, tt.want)
+		}
+	}
+	if _, err := run(t, "steps:\n  - id: a\n    run: exit 1\n    on_error: stop\n  - id: b\n    run: echo\n", ""); err == nil {
+		t.Error("on_error: stop did not stop")
+	}
+}
+
+func TestRetry(t *testing.T) {
+	// Fails twice, then succeeds: three attempts and two [RETRY] lines.
+	src := `
+steps:
+  - id: flaky
+    run: n=$(cat "$WORK/n" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$WORK/n"; [ $n -ge 3 ] && echo "{\"attempt\":$n}" || exit 1
+    retry: {max: 3, delay_ms: 20}
+`
+	got, log, err := runLogged(t, src, "")
+	if err != nil || got != `ok [{"attempt":3}]` {
+		t.Fatalf("got %s, %v", got, err)
+	}
+	want := "[RETRY] Step 'flaky' failed (attempt 1/3): workflow command failed (1): workflow command failed"
+	if !strings.HasPrefix(log, "[RETRY] Step 'flaky' failed (attempt 1/3): workflow command failed (1): ") ||
+		!strings.Contains(log, "(attempt 2/3)") || !strings.Contains(log, ". Retrying in 20ms...\n") {
+		t.Errorf("log %q, want lines like %q", log, want)
+	}
+	// Always failing: the last error, after max attempts.
+	_, log, err = runLogged(t, "steps:\n  - id: a\n    run: exit 7\n    retry: {max: 2, delay_ms: 1}\n", "")
+	if err == nil || err.Error() != "workflow command failed (7): exit 7" || strings.Count(log, "[RETRY]") != 1 {
+		t.Errorf("always failing: %v, log %q", err, log)
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	_, err := run(t, "steps:\n  - id: slow\n    run: sleep 5\n    timeout_ms: 100\n", "")
+	if err == nil || err.Error() != "Step 'slow' timed out after 100ms" {
+		t.Errorf("timeout: %v", err)
+	}
+	// A timed-out attempt is retried.
+	src := `
+steps:
+  - id: hang
+    run: n=$(cat "$WORK/n" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$WORK/n"; [ $n -ge 3 ] || sleep 10; echo "{\"attempt\":$n}"
+    timeout_ms: 300
+    retry: {max: 3, delay_ms: 10}
+`
+	got, log, err := runLogged(t, src, "")
+	if err != nil || got != `ok [{"attempt":3}]` || !strings.Contains(log, "timed out after 300ms") {
+		t.Errorf("retry after timeouts: %s, %v, log %q", got, err, log)
+	}
+	// on_error applies to a timeout.
+	src = `
+steps:
+  - id: slow
+    run: sleep 5
+    timeout_ms: 100
+    on_error: continue
+  - id: after
+    run: printf '{"timedOut":"%s"}' "$T"
+    env:
+      T: $slow.error
+    when: $slow.error == true
+`
+	if got, err := run(t, src, ""); err != nil || got != `ok [{"timedOut":"true"}]` {
+		t.Errorf("timeout with continue: %s, %v", got, err)
+	}
+}
+
+func TestRetryDelays(t *testing.T) {
+	exp := retryPolicy{max: 6, exponential: true, delayMs: 500, maxDelayMs: 3000}
+	for n, want := range map[int]int64{1: 500, 2: 1000, 3: 2000, 4: 3000, 5: 3000} {
+		if got := exp.delay(n).Milliseconds(); got != want {
+			t.Errorf("exponential delay %d = %dms, want %d", n, got, want)
+		}
+	}
+	fixed := retryPolicy{delayMs: 5000, maxDelayMs: 3000}
+	if got := fixed.delay(3).Milliseconds(); got != 5000 {
+		t.Errorf("a fixed delay is not capped without jitter: %d", got)
+	}
+	jitter := retryPolicy{delayMs: 1000, maxDelayMs: 1050, jitter: true}
+	for range 50 {
+		if got := jitter.delay(1).Milliseconds(); got < 900 || got > 1050 {
+			t.Fatalf("jitter delay %dms outside 900..1050", got)
+		}
+	}
+}
