@@ -147,6 +147,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	case "help", "-h", "-help", "--help":
 		return runHelp(rest, stdout, stderr)
 	default:
+		// "lobster PATH" runs a workflow file, as in the reference.
+		if isWorkflowPath(cmd) {
+			return runRun(args, stdout, stderr)
+		}
 		fmt.Fprintf(stderr, "lobster: unknown command %q\nRun \"lobster help\" for usage.\n", cmd)
 		return exitUsage
 	}

@@ -177,6 +177,17 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// isWorkflowPath says whether arg names a workflow file: an existing regular
+// file with a workflow extension.
+func isWorkflowPath(arg string) bool {
+	switch strings.ToLower(filepath.Ext(arg)) {
+	case ".lobster", ".yaml", ".yml", ".json":
+		st, err := os.Stat(arg)
+		return err == nil && st.Mode().IsRegular()
+	}
+	return false
+}
+
 // readWorkflow reads a workflow file, with the reference's checks and
 // messages, as a clean error instead of the reference's crash.
 func readWorkflow(path string) ([]byte, error) {
