@@ -99,7 +99,8 @@ const (
 func main() {
 	// A check is a short burst of allocation: collecting garbage less often
 	// saves time and costs little memory at the sizes workflow files have.
-	if os.Getenv("GOGC") == "" {
+	// A run is long and spawns processes: it keeps the default.
+	if len(os.Args) > 1 && os.Args[1] == "check" && os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
