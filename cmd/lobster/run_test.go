@@ -7,10 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lobsterdev/lobster/internal/proctest"
 )
 
 // TestRunStopsOnSignal sends SIGINT, then SIGTERM, to lobster itself while a
@@ -22,19 +23,12 @@ func TestRunStopsOnSignal(t *testing.T) {
 			dir := t.TempDir()
 			pidFile := filepath.Join(dir, "pid")
 			wf := filepath.Join(dir, "slow.lobster")
-			script := "(trap '' TERM; while :; do sleep 1; done) & echo $! > " + pidFile + ".tmp; mv " + pidFile + ".tmp " + pidFile + "; wait"
+			script := proctest.StubbornTree(pidFile)
 			os.WriteFile(wf, []byte("steps:\n  - id: slow\n    run: "+strconv.Quote(script)+"\n  - id: after\n    run: touch "+filepath.Join(dir, "ran")+"\n"), 0o644)
 			code := make(chan int, 1)
 			var stdout, stderr bytes.Buffer
 			go func() { code <- runRun([]string{wf}, &stdout, &stderr) }()
-			var pid int
-			for range 500 {
-				if data, err := os.ReadFile(pidFile); err == nil {
-					pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
-					break
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			pid := proctest.WaitPID(pidFile)
 			if pid == 0 {
 				t.Fatal("the step never started")
 			}
@@ -50,24 +44,9 @@ func TestRunStopsOnSignal(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
 				t.Error("a step after the signal ran")
 			}
-			deadline := time.Now().Add(2 * time.Second)
-			for processAlive(pid) && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
-			}
-			if processAlive(pid) {
-				syscall.Kill(pid, syscall.SIGKILL)
+			if !proctest.Gone(pid) {
 				t.Errorf("grandchild %d survived", pid)
 			}
 		})
 	}
-}
-
-// processAlive says whether pid runs (a zombie awaiting its reaper does not).
-func processAlive(pid int) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return syscall.Kill(pid, 0) == nil
-	}
-	fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
-	return len(fields) > 0 && fields[0] != "Z"
 }

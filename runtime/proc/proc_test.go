@@ -8,11 +8,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lobsterdev/lobster/internal/proctest"
 )
 
 func sh(script string) Command {
@@ -100,31 +100,16 @@ func TestRunOutputLimit(t *testing.T) {
 func treeWithStubbornGrandchild(t *testing.T, ctx context.Context) (pid int, done chan error) {
 	t.Helper()
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	c := sh(`(trap '' TERM; while :; do sleep 1; done) & echo $! > ` + pidFile + `.tmp; mv ` + pidFile + `.tmp ` + pidFile + `; wait`)
+	c := sh(proctest.StubbornTree(pidFile))
 	done = make(chan error, 1)
 	go func() {
 		_, err := Run(ctx, c)
 		done <- err
 	}()
-	for range 500 {
-		if data, err := os.ReadFile(pidFile); err == nil {
-			pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
-			return pid, done
-		}
-		time.Sleep(10 * time.Millisecond)
+	if pid = proctest.WaitPID(pidFile); pid == 0 {
+		t.Fatal("the grandchild never started")
 	}
-	t.Fatal("the grandchild never started")
-	return 0, nil
-}
-
-func alive(pid int) bool {
-	// A zombie is dead for our purpose: reap-state is the init process's.
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err == nil {
-		fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
-		return len(fields) > 0 && fields[0] != "Z"
-	}
-	return syscall.Kill(pid, 0) == nil
+	return pid, done
 }
 
 func TestCancelKillsGrandchildren(t *testing.T) {
@@ -139,7 +124,7 @@ func TestCancelKillsGrandchildren(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			pid, done := treeWithStubbornGrandchild(t, ctx)
-			if !alive(pid) {
+			if !proctest.Alive(pid) {
 				t.Fatal("the grandchild is not running")
 			}
 			cancel(tt.cause)
@@ -153,12 +138,7 @@ func TestCancelKillsGrandchildren(t *testing.T) {
 			}
 			// Run returns after the SIGKILL went out: the grandchild
 			// is gone, or a zombie about to be reaped.
-			deadline := time.Now().Add(2 * time.Second)
-			for alive(pid) && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
-			}
-			if alive(pid) {
-				syscall.Kill(pid, syscall.SIGKILL)
+			if !proctest.Gone(pid) {
 				t.Errorf("grandchild %d survived the cancellation", pid)
 			}
 		})
