@@ -1,8 +1,6 @@
 package check
 
 import (
-	"fmt"
-
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -27,16 +25,8 @@ func runCompareToFalse(p *Pass) {
 		if l.Kind != ast.LitFalse || !condBoolField(r) {
 			return
 		}
-		ref := refText(r)
-		repl := p.Text(ast.SpanOf(r))
-		var d source.Diagnostic
-		if b.Op == "==" {
-			repl = "!" + repl
-			d = p.Finding(ast.SpanOf(b), "%q is true or absent, never false, so \"== false\" is never true; use %q", ref, "!"+ref)
-		} else {
-			d = p.Finding(ast.SpanOf(b), "%q is true or absent, never false, so \"!= false\" is always true; use %q", ref, ref)
-		}
-		d.Fixes = []source.Fix{{Message: fmt.Sprintf("Replace with %q", repl), Edits: []source.Edit{condEdit(p, c, ast.SpanOf(b), repl)}}}
-		p.Report(d)
+		reportTruthinessRewrite(p, c, b, r,
+			"%q is true or absent, never false, so \"== false\" is never true; use %q",
+			"%q is true or absent, never false, so \"!= false\" is always true; use %q", "")
 	})
 }

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -244,4 +245,22 @@ func condRefersTo(c *ast.Condition, id string) bool {
 		}
 	})
 	return found
+}
+
+// reportTruthinessRewrite reports `A == lit` or `A != lit` (b, with A the
+// step reference r) that should test A's truthiness instead, with the fix
+// that rewrites it to `!A` or `A`. eqMsg and neMsg format the reference's
+// text and the suggested expression; fixNote is appended to the fix's title.
+func reportTruthinessRewrite(p *Pass, c *ast.Condition, b *ast.BinaryExpr, r *ast.StepRef, eqMsg, neMsg, fixNote string) {
+	ref := refText(r)
+	repl := p.Text(ast.SpanOf(r))
+	var d source.Diagnostic
+	if b.Op == "==" {
+		repl = "!" + repl
+		d = p.Finding(ast.SpanOf(b), eqMsg, ref, "!"+ref)
+	} else {
+		d = p.Finding(ast.SpanOf(b), neMsg, ref, ref)
+	}
+	d.Fixes = []source.Fix{{Message: fmt.Sprintf("Replace with %q", repl) + fixNote, Edits: []source.Edit{condEdit(p, c, ast.SpanOf(b), repl)}}}
+	p.Report(d)
 }

@@ -1,8 +1,6 @@
 package check
 
 import (
-	"fmt"
-
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -27,16 +25,9 @@ func runNullVsMissing(p *Pass) {
 		if l.Kind != ast.LitNull || !condDataPath(r) {
 			return
 		}
-		ref := refText(r)
-		repl := p.Text(ast.SpanOf(r))
-		var d source.Diagnostic
-		if b.Op == "==" {
-			repl = "!" + repl
-			d = p.Finding(ast.SpanOf(b), "a missing field is not null: %q is false when the value is absent. use %q", ref+" == null", "!"+ref)
-		} else {
-			d = p.Finding(ast.SpanOf(b), "a missing field is not null: %q is true when the value is absent. use %q", ref+" != null", ref)
-		}
-		d.Fixes = []source.Fix{{Message: fmt.Sprintf("Replace with %q (also treats \"\", 0 and false as missing)", repl), Edits: []source.Edit{condEdit(p, c, ast.SpanOf(b), repl)}}}
-		p.Report(d)
+		reportTruthinessRewrite(p, c, b, r,
+			"a missing field is not null: \"%s == null\" is false when the value is absent. use %q",
+			"a missing field is not null: \"%s != null\" is true when the value is absent. use %q",
+			" (also treats \"\", 0 and false as missing)")
 	})
 }
