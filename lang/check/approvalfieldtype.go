@@ -22,14 +22,7 @@ An empty value (null) is reported as a warning: it is ignored the same way, but 
 }
 
 func runApprovalFieldType(p *Pass) {
-	for _, si := range p.Info.Steps {
-		if !gateStep(si) {
-			continue
-		}
-		a := gateApproval(si.Step)
-		if a == nil {
-			continue
-		}
+	for si, a := range gateApprovals(p.Info) {
 		id := si.ID
 		for _, f := range [...]*ast.Field{a.Prompt, a.Items, a.Preview} {
 			if f == nil {

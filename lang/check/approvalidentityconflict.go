@@ -30,14 +30,7 @@ other than …" or "approval requires approver …". (camelCase spellings win ov
 }
 
 func runApprovalIdentityConflict(p *Pass) {
-	for _, si := range p.Info.Steps {
-		if !gateStep(si) {
-			continue
-		}
-		a := gateApproval(si.Step)
-		if a == nil {
-			continue
-		}
+	for _, a := range gateApprovals(p.Info) {
 		rda := gatePick(a.RequireDifferentApprover, a.RequireDifferentApproverCC)
 		if !gateTrue(rda) {
 			continue

@@ -26,14 +26,7 @@ the run.`,
 }
 
 func runDifferentApproverNoInitiator(p *Pass) {
-	for _, si := range p.Info.Steps {
-		if !gateStep(si) {
-			continue
-		}
-		a := gateApproval(si.Step)
-		if a == nil {
-			continue
-		}
+	for _, a := range gateApprovals(p.Info) {
 		rda := gatePick(a.RequireDifferentApprover, a.RequireDifferentApproverCC)
 		if !gateTrue(rda) || gatePick(a.InitiatedBy, a.InitiatedByCC) != nil {
 			continue

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"iter"
 	"slices"
 	"strings"
 
@@ -74,6 +75,21 @@ func gateApproval(s *ast.Step) *ast.Approval {
 	}
 	a, _ := ast.Resolve(s.Approval.Value).(*ast.Approval)
 	return a
+}
+
+// gateApprovals yields the gate steps (see gateStep) whose approval is a
+// mapping, with that mapping.
+func gateApprovals(info *Info) iter.Seq2[*StepInfo, *ast.Approval] {
+	return func(yield func(*StepInfo, *ast.Approval) bool) {
+		for _, si := range info.Steps {
+			if !gateStep(si) {
+				continue
+			}
+			if a := gateApproval(si.Step); a != nil && !yield(si, a) {
+				return
+			}
+		}
+	}
 }
 
 // gatePick is the spelling of an identity key the runtime uses: camelCase
