@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -180,12 +179,11 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 // isWorkflowPath says whether arg names a workflow file: an existing regular
 // file with a workflow extension.
 func isWorkflowPath(arg string) bool {
-	switch strings.ToLower(filepath.Ext(arg)) {
-	case ".lobster", ".yaml", ".yml", ".json":
-		st, err := os.Stat(arg)
-		return err == nil && st.Mode().IsRegular()
+	if !parser.IsWorkflowName(arg) {
+		return false
 	}
-	return false
+	st, err := os.Stat(arg)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // readWorkflow reads a workflow file, with the reference's checks and
@@ -198,9 +196,7 @@ func readWorkflow(path string) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, errors.New("Workflow path is not a file")
 	}
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".lobster", ".yaml", ".yml", ".json":
-	default:
+	if !parser.IsWorkflowName(path) {
 		return nil, errors.New("Workflow file must end in .lobster, .yaml, .yml, or .json")
 	}
 	src, err := os.ReadFile(path)

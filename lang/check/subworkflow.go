@@ -240,9 +240,6 @@ value reads another file.`,
 	Run:  runSubworkflowMissing,
 }
 
-// workflowExts are the extensions of files that look like workflows.
-var workflowExts = map[string]bool{".lobster": true, ".yaml": true, ".yml": true, ".json": true}
-
 func runSubworkflowMissing(p *Pass) {
 	var read map[string]error // each path once
 	for _, c := range subCalls(p.Info, p.Options.Path) {
@@ -305,7 +302,7 @@ func nearbyWorkflow(missing string) string {
 	for _, e := range entries {
 		n := e.Name()
 		ext := filepath.Ext(n)
-		if e.IsDir() || !workflowExts[strings.ToLower(ext)] && ext != filepath.Ext(base) {
+		if e.IsDir() || !parser.IsWorkflowName(n) && ext != filepath.Ext(base) {
 			continue
 		}
 		if stem != "" && strings.TrimSuffix(n, ext) == stem {

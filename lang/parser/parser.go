@@ -138,3 +138,13 @@ func jsonDiag(f *source.File, off int, err error) source.Diagnostic {
 		Message: fmt.Sprintf("a .json workflow is parsed as strict JSON: %v; rename the file to .lobster or .yaml to use YAML", err),
 	}
 }
+
+// IsWorkflowName reports whether a file name has an extension the reference
+// loads workflow files from: .lobster, .yaml, .yml or .json, in any case.
+func IsWorkflowName(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".lobster", ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}

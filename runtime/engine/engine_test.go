@@ -68,7 +68,7 @@ func TestEnvLayers(t *testing.T) {
 	args := ResolveArgs(w, nil)
 	step := w.Steps.Value.(*ast.StepList).Steps()[0]
 	results := render.Results{"fetch": jsvalue.Obj("id", "fetch", "stdout", "{\"id\":7}\n", "json", jsvalue.Obj("id", 7.0))}
-	env := Env([]string{"PATH=/bin", "GREETING=process", "LOBSTER_ARG_NAME=stale"}, args, results, w.Env, step.Env)
+	env := Env(BaseEnv([]string{"PATH=/bin", "GREETING=process", "LOBSTER_ARG_NAME=stale"}, args), args, results, w.Env, step.Env)
 	want := map[string]string{
 		"PATH":                "/bin",
 		"GREETING":            "step world {\"id\":7}\n",
@@ -99,7 +99,7 @@ func TestEnvLayers(t *testing.T) {
 		seen[name] = true
 	}
 	// Before fetch has run, its reference stays as written.
-	if got := Getenv(Env(nil, args, render.Results{}, w.Env), "FROM_STEP"); got != "$fetch.json.id" {
+	if got := Getenv(Env(BaseEnv(nil, args), args, render.Results{}, w.Env), "FROM_STEP"); got != "$fetch.json.id" {
 		t.Errorf("FROM_STEP before fetch ran = %q", got)
 	}
 }

@@ -9,13 +9,11 @@ import (
 	"github.com/lobsterdev/lobster/runtime/render"
 )
 
-// Env is the environment of a step (workflow spec §3.6), as "NAME=value"
-// entries: the whole process environment; then LOBSTER_ARGS_JSON and one
-// LOBSTER_ARG_<NAME> per arg; then each env layer (the workflow's env, the
-// step's, a branch's or sub-step's) in order, each string value templated
-// against the args and the results so far, non-string values dropped, later
-// entries over earlier ones. Values are not shell-expanded.
-func Env(process []string, args *jsvalue.Object, results render.Results, layers ...*ast.Field) []string {
+// BaseEnv is what every step of a run starts from (workflow spec §3.6):
+// the whole process environment, then LOBSTER_ARGS_JSON and one
+// LOBSTER_ARG_<NAME> per arg. Args do not change during a run, so a run
+// builds it once.
+func BaseEnv(process []string, args *jsvalue.Object) []string {
 	var env envList
 	for _, kv := range process {
 		name, value, _ := strings.Cut(kv, "=")
@@ -28,6 +26,16 @@ func Env(process []string, args *jsvalue.Object, results render.Results, layers 
 			env.set("LOBSTER_ARG_"+envName, render.String(v))
 		}
 	}
+	return env.list()
+}
+
+// Env is the environment of a step: base (see BaseEnv), then each env
+// layer (the workflow's env, the step's, a branch's or sub-step's) in
+// order, each string value templated against the args and the results so
+// far, non-string values dropped, later entries over earlier ones. Values
+// are not shell-expanded.
+func Env(base []string, args *jsvalue.Object, results render.Results, layers ...*ast.Field) []string {
+	var env envList
 	for _, layer := range layers {
 		if layer == nil {
 			continue
@@ -42,7 +50,17 @@ func Env(process []string, args *jsvalue.Object, results render.Results, layers 
 			}
 		}
 	}
-	return env.list()
+	if len(env.names) == 0 {
+		return base
+	}
+	out := make([]string, 0, len(base)+len(env.names))
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, overridden := env.values[name]; !overridden {
+			out = append(out, kv)
+		}
+	}
+	return append(out, env.list()...)
 }
 
 // envList is an environment with set-in-place semantics and stable order.

@@ -51,6 +51,7 @@ func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error
 	if stderr == nil {
 		stderr = io.Discard
 	}
+	base := BaseEnv(opts.Env, args)
 	results := render.Results{}
 	var last *jsvalue.Object
 	for _, step := range list.Steps() {
@@ -92,7 +93,7 @@ func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error
 				return RunShell(actx, Shell{
 					ID:        id,
 					Text:      render.Template(text, args, results),
-					Env:       Env(opts.Env, args, results, w.Env, step.Env),
+					Env:       Env(base, args, results, w.Env, step.Env),
 					Dir:       Cwd(args, step.Cwd, w.Cwd),
 					Stdin:     ShellStdin(stdin),
 					MaxOutput: maxOutput,
