@@ -143,13 +143,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runSchema(rest, stdout, stderr)
 	case "run":
 		return runRun(rest, stdout, stderr)
+	case "resume":
+		return runResume(rest, stdout, stderr)
 	case "version", "--version":
 		return runVersion(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		return runHelp(rest, stdout, stderr)
 	default:
 		// "lobster PATH" runs a workflow file, as in the reference.
-		if isWorkflowPath(cmd) {
+		if isWorkflowPath(cmd) || isPipelineArgs(args) {
 			return runRun(args, stdout, stderr)
 		}
 		fmt.Fprintf(stderr, "lobster: unknown command %q\nRun \"lobster help\" for usage.\n", cmd)
@@ -161,6 +163,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 var helpTexts = map[string]string{
 	"check":   checkHelp,
 	"run":     runUsageText,
+	"resume":  resumeUsageText,
 	"schema":  schemaHelp,
 	"version": versionHelp,
 	"help":    helpHelp,
@@ -178,6 +181,9 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	case 1:
 		text, ok := helpTexts[args[0]]
+		if !ok {
+			text, ok = commandHelp(args[0])
+		}
 		if !ok {
 			fmt.Fprintf(stderr, "lobster: unknown help topic %q\nRun \"lobster help\" for usage.\n", args[0])
 			return exitUsage

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,16 +9,21 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
 
+	"golang.org/x/term"
+
+	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/state"
 )
 
 const runUsageText = `usage: lobster run [--mode tool|human] [--file] PATH [--args-json JSON]
@@ -115,6 +121,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	flags, err := parseRunArgs(args)
 	out := runOutput{tool: flags.tool, stdout: stdout, stderr: stderr}
+	if text, ok := pipelineText(flags); ok && err == nil {
+		return runPipeline(flags, text, os.Stdin, stdout, stderr)
+	}
 	switch {
 	case err != nil:
 		return out.fail(envelope.ParseError, "run "+err.Error(), exitUsage)
@@ -129,38 +138,26 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			return out.fail(envelope.ParseError, "run --args-json must be valid JSON", exitUsage)
 		}
 	}
-	src, err := readWorkflow(flags.file)
+	file, code := loadValidated(flags.file, out)
+	if file == nil {
+		return code
+	}
+	abs, err := filepath.Abs(flags.file)
 	if err != nil {
-		return out.fail(envelope.ParseError, err.Error(), exitUsage)
+		return out.fail(envelope.RuntimeError, err.Error(), exitFindings)
 	}
-
-	// Validation first: nothing runs when the checker finds errors.
-	name := flags.file
-	file, parseDiags := parser.Parse(name, src)
-	diags := check.Run(file, parseDiags, check.Rules)
-	files := map[string]*source.File{name: file.Src}
-	var errs, others []source.Diagnostic
-	for _, d := range diags {
-		if d.Severity == source.Error {
-			errs = append(errs, d)
-		} else if d.Severity == source.Warning {
-			others = append(others, d)
-		}
-	}
-	if len(others) > 0 {
-		source.WriteText(stderr, files, others, false)
-	}
-	if len(errs) > 0 {
-		if !out.tool {
-			source.WriteText(stderr, files, errs, false)
-			return exitUsage
-		}
-		return out.fail(envelope.ValidationError, validationMessage(errs), exitUsage, "diagnostics", diagnosticValues(errs))
+	stateDir, err := state.DefaultDir(os.Getenv)
+	if err != nil {
+		return out.fail(envelope.RuntimeError, err.Error(), exitFindings)
 	}
 
 	ctx, force, stop, signalled := signalContext()
 	defer stop()
-	res, err := engine.Run(ctx, file, engine.Options{Args: provided, Env: os.Environ(), Stderr: stderr, Force: force})
+	opts := engine.Options{Args: provided, Env: os.Environ(), Stderr: stderr, Force: force, FilePath: abs, StateDir: stateDir}
+	if !out.tool {
+		opts.Terminal = terminal(os.Stdin, stdout)
+	}
+	res, err := engine.Run(ctx, file, opts)
 	if code := signalled(); code != 0 {
 		out.fail(envelope.RuntimeError, "run cancelled by signal", code)
 		return code
@@ -174,6 +171,48 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		envelope.Write(stdout, envelope.Human(res))
 	}
 	return exitOK
+}
+
+// loadValidated reads, parses and checks a workflow file, validation first:
+// warnings go to stderr; errors are reported (human mode: as lobster check
+// prints them; tool mode: a validation_error envelope) and file is nil,
+// with the exit code to return.
+func loadValidated(path string, out runOutput) (file *ast.File, code int) {
+	src, err := readWorkflow(path)
+	if err != nil {
+		return nil, out.fail(envelope.ParseError, err.Error(), exitUsage)
+	}
+	file, parseDiags := parser.Parse(path, src)
+	diags := check.Run(file, parseDiags, check.Rules)
+	files := map[string]*source.File{path: file.Src}
+	var errs, others []source.Diagnostic
+	for _, d := range diags {
+		if d.Severity == source.Error {
+			errs = append(errs, d)
+		} else if d.Severity == source.Warning {
+			others = append(others, d)
+		}
+	}
+	if len(others) > 0 {
+		source.WriteText(out.stderr, files, others, false)
+	}
+	if len(errs) > 0 {
+		if !out.tool {
+			source.WriteText(out.stderr, files, errs, false)
+			return nil, exitUsage
+		}
+		return nil, out.fail(envelope.ValidationError, validationMessage(errs), exitUsage, "diagnostics", diagnosticValues(errs))
+	}
+	return file, exitOK
+}
+
+// terminal is where interactive gates ask, when standard input is a
+// terminal; else nil, and gates pause the run.
+func terminal(in *os.File, out io.Writer) *engine.Terminal {
+	if !term.IsTerminal(int(in.Fd())) {
+		return nil
+	}
+	return &engine.Terminal{In: bufio.NewReader(in), Out: out}
 }
 
 // isWorkflowPath says whether arg names a workflow file: an existing regular

@@ -1,14 +1,20 @@
 package engine
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"time"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/render"
+	"github.com/lobsterdev/lobster/runtime/state"
 )
 
 // Options are a run's inputs besides the file.
@@ -22,39 +28,122 @@ type Options struct {
 	// Force, when closed while a cancelled step is stopping, kills its
 	// processes at once (a second interrupt).
 	Force <-chan struct{}
+
+	// FilePath is the workflow file's absolute path, stored in the resume
+	// state of a pause.
+	FilePath string
+	// StateDir is where a pause writes its resume state (created on
+	// demand).
+	StateDir string
+	// Terminal, when set, makes gates ask on it instead of pausing the run.
+	Terminal *Terminal
+	// Resume continues a paused run; see LoadResume.
+	Resume *Resume
+	// AllowChanged resumes even when the workflow file changed since the
+	// pause.
+	AllowChanged bool
+
+	// Now is the clock of state timestamps; nil is time.Now.
+	Now func() time.Time
+}
+
+// A Terminal is where interactive gates ask: the prompt goes to Out and
+// the answer is one line of In.
+type Terminal struct {
+	In  *bufio.Reader
+	Out io.Writer
 }
 
 // Run executes the workflow's steps in file order (workflow spec §4.1) and
 // returns the run's result: the output items of the last step that
-// completed.
+// completed, or a pause at a gate with its resume token.
 //
-// This is the executor's first stage: shell steps with conditions, env,
-// cwd, stdin, retry, timeout_ms and on_error. A step that needs more (a
-// pipeline, an approval or input gate, a loop, parallel branches, a
-// sub-workflow) stops the run with an error naming it before anything of
+// Steps it cannot run yet (a pipeline, a loop, parallel branches, a
+// sub-workflow) stop the run with an error naming them before anything of
 // that step runs, never a silent difference.
 func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error) {
 	w := f.Workflow
-	if w == nil || w.Steps == nil {
-		return envelope.Result{Status: envelope.StatusOK, Output: []any{}}, nil
+	var list *ast.StepList
+	if w != nil && w.Steps != nil {
+		if list, _ = w.Steps.Value.(*ast.StepList); list == nil {
+			return envelope.Result{}, fmt.Errorf("workflow steps must be a list")
+		}
 	}
-	list, _ := w.Steps.Value.(*ast.StepList)
-	if list == nil {
-		return envelope.Result{}, fmt.Errorf("workflow steps must be a list")
+	r := &runner{opts: opts, w: w, results: render.Results{}, steps: jsvalue.NewObject()}
+	if r.opts.Stderr == nil {
+		r.opts.Stderr = io.Discard
 	}
-	args := ResolveArgs(w, opts.Args)
-	maxOutput, err := MaxStepOutput(func(k string) string { return Getenv(opts.Env, k) })
+	if r.opts.Now == nil {
+		r.opts.Now = time.Now
+	}
+	var steps []*ast.Step
+	if list != nil {
+		steps = list.Steps()
+	}
+	res, err := r.run(ctx, steps)
+	if rs := opts.Resume; rs != nil {
+		if err != nil {
+			rs.failed(ctx)
+		} else if res.Status == envelope.StatusOK {
+			err = rs.finish(ctx)
+		}
+	}
 	if err != nil {
 		return envelope.Result{}, err
 	}
-	stderr := opts.Stderr
-	if stderr == nil {
-		stderr = io.Discard
+	return res, nil
+}
+
+// runner is the state of one run.
+type runner struct {
+	opts      Options
+	w         *ast.Workflow
+	args      *jsvalue.Object
+	base      []string // the env every step starts from
+	maxOutput int64
+	results   render.Results
+	steps     *jsvalue.Object // the results again, in the order stored, for the state file
+	last      *jsvalue.Object // the last completed step's result
+}
+
+func (r *runner) getenv(name string) string { return Getenv(r.opts.Env, name) }
+
+// store records a step's result.
+func (r *runner) store(id string, record *jsvalue.Object) {
+	r.results[id] = record
+	r.steps.Set(id, record)
+}
+
+func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, error) {
+	var provided any = r.opts.Args
+	start := 0
+	rs := r.opts.Resume
+	if rs != nil {
+		provided = rs.Saved.Args
+		start = rs.Saved.ResumeAtIndex
+		for _, id := range rs.Saved.Steps.Keys() {
+			rec, _ := rs.Saved.Steps.Get(id)
+			r.store(id, rec.(*jsvalue.Object))
+		}
 	}
-	base := BaseEnv(opts.Env, args)
-	results := render.Results{}
-	var last *jsvalue.Object
-	for _, step := range list.Steps() {
+	if r.w != nil {
+		r.args = ResolveArgs(r.w, provided)
+	} else {
+		r.args = jsvalue.NewObject()
+	}
+	if rs != nil {
+		if err := r.applyResume(steps, rs); err != nil {
+			return envelope.Result{}, err
+		}
+	}
+	var err error
+	if r.maxOutput, err = MaxStepOutput(r.getenv); err != nil {
+		return envelope.Result{}, err
+	}
+	r.base = BaseEnv(r.opts.Env, r.args)
+
+	for idx := start; idx < len(steps); idx++ {
+		step := steps[idx]
 		if err := context.Cause(ctx); err != nil {
 			return envelope.Result{}, err
 		}
@@ -63,66 +152,191 @@ func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error
 		if cond == nil {
 			cond = step.Condition
 		}
-		ok, err := Condition(cond, results)
+		ok, err := Condition(cond, r.results)
 		if err != nil {
 			return envelope.Result{}, err
 		}
 		if !ok {
-			results[id] = jsvalue.Obj("id", id, "skipped", true)
+			r.store(id, jsvalue.Obj("id", id, "skipped", true))
+			continue
+		}
+		if step.Input != nil {
+			res, halted, err := r.input(ctx, idx, step)
+			if err != nil || halted {
+				return res, err
+			}
 			continue
 		}
 		if what := unsupported(step); what != "" {
 			return envelope.Result{}, fmt.Errorf("Workflow step %s: %s is not supported by this runtime yet", id, what)
 		}
-		shell := step.Run
-		if shell == nil {
-			shell = step.Command
-		}
-		text := ""
-		if s := ast.ScalarOf(shell.Value); s != nil {
-			text = s.Text
-		}
-		// stdin is resolved inside each attempt: a failure there is
-		// retried and subject to on_error, as in the reference.
-		record, err := withRetry(ctx, id, retryOf(step.Retry), timeoutOf(step.TimeoutMs), stderr,
-			func(actx context.Context) (*jsvalue.Object, error) {
-				stdin, err := Stdin(step.Stdin, args, results)
-				if err != nil {
-					return nil, err
-				}
-				return RunShell(actx, Shell{
-					ID:        id,
-					Text:      render.Template(text, args, results),
-					Env:       Env(base, args, results, w.Env, step.Env),
-					Dir:       Cwd(args, step.Cwd, w.Cwd),
-					Stdin:     ShellStdin(stdin),
-					MaxOutput: maxOutput,
-					Force:     opts.Force,
-				})
-			})
+		record, err := r.execute(ctx, step)
 		if err != nil {
 			policy := onErrorOf(step.OnError)
-			if policy == "stop" || context.Cause(ctx) != nil {
+			if policy == "stop" || context.Cause(ctx) != nil || isResumeInvariant(err) {
 				return envelope.Result{}, err
 			}
 			// The failure is recorded; the output stays the last
 			// successful step's.
-			results[id] = jsvalue.Obj("id", id, "error", true, "errorMessage", err.Error())
+			r.store(id, jsvalue.Obj("id", id, "error", true, "errorMessage", err.Error()))
 			if policy == "skip_rest" {
 				break
 			}
 			continue
 		}
-		results[id] = record
-		last = record
+		r.store(id, record)
+		r.last = record
+		if c, gate := approvalOf(step.Approval); gate {
+			res, halted, err := r.approval(ctx, idx, id, c, record)
+			if err != nil || halted {
+				return res, err
+			}
+		}
 	}
 	output := []any{}
-	if last != nil {
-		json, _ := last.Get("json")
-		stdout, _ := last.Get("stdout")
-		output = envelope.OutputItems(json, jsvalue.Undefined, stdout)
+	if r.last != nil {
+		output = envelope.OutputItems(get(r.last, "json"), get(r.last, "response"), get(r.last, "stdout"))
 	}
 	return envelope.Result{Status: envelope.StatusOK, Output: output}, nil
+}
+
+// execute runs a step's execution (a shell command, or nothing for an
+// approval-only step) under its retry and timeout policy.
+func (r *runner) execute(ctx context.Context, step *ast.Step) (*jsvalue.Object, error) {
+	id := step.IDText()
+	shell := step.Run
+	if shell == nil {
+		shell = step.Command
+	}
+	text := ""
+	if shell != nil {
+		if s := ast.ScalarOf(shell.Value); s != nil {
+			text = s.Text
+		}
+	}
+	// stdin is resolved inside each attempt: a failure there is retried
+	// and subject to on_error, as in the reference.
+	return withRetry(ctx, id, retryOf(step.Retry), timeoutOf(step.TimeoutMs), r.opts.Stderr,
+		func(actx context.Context) (*jsvalue.Object, error) {
+			stdin, err := Stdin(step.Stdin, r.args, r.results)
+			if err != nil {
+				return nil, err
+			}
+			if js.Trim(text) == "" {
+				return syntheticResult(id, stdin), nil
+			}
+			if err := r.opts.Resume.claim(actx); err != nil {
+				return nil, err
+			}
+			return RunShell(actx, Shell{
+				ID:        id,
+				Text:      render.Template(text, r.args, r.results),
+				Env:       Env(r.base, r.args, r.results, r.w.Env, step.Env),
+				Dir:       Cwd(r.args, step.Cwd, r.w.Cwd),
+				Stdin:     ShellStdin(stdin),
+				MaxOutput: r.maxOutput,
+				Force:     r.opts.Force,
+			})
+		})
+}
+
+// approval handles the gate of step id after its execution succeeded:
+// asks on the terminal, or pauses the run.
+func (r *runner) approval(ctx context.Context, idx int, id string, c approvalConfig, record *jsvalue.Object) (envelope.Result, bool, error) {
+	identity := c.identity.withEnvDefaults(r.getenv)
+	req := approvalRequest(id, c, identity, record)
+	if identity.InitiatedBy != "" {
+		record.Set("initiatedBy", identity.InitiatedBy)
+	}
+	if t := r.opts.Terminal; t != nil {
+		if err := r.askApproval(ctx, t, req); err != nil {
+			return envelope.Result{}, false, err
+		}
+		if err := identity.enforce(id, r.approver()); err != nil {
+			return envelope.Result{}, false, err
+		}
+		approve(record, r.approver())
+		return envelope.Result{}, false, nil
+	}
+	saved := r.saved(idx + 1)
+	saved.ApprovalStepID = id
+	saved.ApprovalIdentity = identity
+	token, approvalID, err := r.pause(ctx, saved, true)
+	if err != nil {
+		return envelope.Result{}, false, err
+	}
+	req.Set("resumeToken", token)
+	if approvalID != "" {
+		req.Set("approvalId", approvalID)
+	}
+	return envelope.Result{Status: envelope.StatusNeedsApproval, Output: []any{}, RequiresApproval: req}, true, nil
+}
+
+// input handles an input step: asks on the terminal, or pauses the run.
+func (r *runner) input(ctx context.Context, idx int, step *ast.Step) (envelope.Result, bool, error) {
+	id := step.IDText()
+	c := inputOf(step.Input)
+	stdin, err := Stdin(step.Stdin, r.args, r.results)
+	if err != nil {
+		return envelope.Result{}, false, err
+	}
+	subject := inputSubject(stdin, step.Stdin != nil && stdin != jsvalue.Undefined, r.last)
+	if t := r.opts.Terminal; t != nil {
+		response, err := r.askInput(ctx, t, id, c)
+		if err != nil {
+			return envelope.Result{}, false, err
+		}
+		record := jsvalue.Obj("id", id, "subject", subject, "response", response)
+		r.store(id, record)
+		r.last = record
+		return envelope.Result{}, false, nil
+	}
+	req := inputRequest(c, subject)
+	saved := r.saved(idx + 1)
+	saved.InputStepID = id
+	saved.InputSchema = c.schema
+	saved.InputSubject = subject
+	// The size check comes first: a request too big to send writes no
+	// state.
+	req.Set("resumeToken", "")
+	if err := fitInputRequest(id, req, maxEnvelope(r.getenv)); err != nil {
+		return envelope.Result{}, false, err
+	}
+	token, _, err := r.pause(ctx, saved, false)
+	if err != nil {
+		return envelope.Result{}, false, err
+	}
+	req.Set("resumeToken", token)
+	return envelope.Result{Status: envelope.StatusNeedsInput, Output: []any{}, RequiresInput: req}, true, nil
+}
+
+// saved is the resume state of a pause that continues at step index at.
+func (r *runner) saved(at int) *Saved {
+	s := &Saved{
+		FilePath:      r.opts.FilePath,
+		ResumeAtIndex: at,
+		Steps:         r.steps,
+		Args:          r.args,
+		InputSchema:   jsvalue.Undefined,
+		CreatedAt:     state.ISOTime(r.opts.Now()),
+		Digest:        DigestOf(r.w),
+	}
+	if rs := r.opts.Resume; rs != nil {
+		s.Superseded = append(append([]string{}, rs.Saved.Superseded...), rs.Key)
+	}
+	return s
+}
+
+// approver is who approves, as the environment declares it.
+func (r *runner) approver() string {
+	return strings.TrimSpace(r.getenv("LOBSTER_APPROVAL_APPROVED_BY"))
+}
+
+// isResumeInvariant says err is about the resume itself (the state is
+// gone or claimed): never retried, never handled by on_error.
+func isResumeInvariant(err error) bool {
+	var e *resumeError
+	return errors.As(err, &e)
 }
 
 // onErrorOf is a step's on_error policy: "stop" (the default), "continue"
@@ -144,14 +358,11 @@ func unsupported(step *ast.Step) string {
 		what  string
 	}{
 		{step.Pipeline, "a pipeline step"}, {step.Workflow, "a workflow step"}, {step.Parallel, "a parallel step"},
-		{step.ForEach, "a for_each loop"}, {step.Approval, "an approval gate"}, {step.Input, "an input step"},
+		{step.ForEach, "a for_each loop"},
 	} {
 		if f.field != nil {
 			return f.what
 		}
-	}
-	if step.Run == nil && step.Command == nil {
-		return "a step with nothing to run"
 	}
 	return ""
 }

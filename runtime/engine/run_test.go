@@ -92,9 +92,9 @@ func TestRunStopsOnFailureAndUnsupported(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("a step after a failure ran")
 	}
-	src = "steps:\n  - id: a\n    run: touch " + marker + "\n    approval: ok?\n"
-	if _, err := run(t, src, ""); err == nil || !strings.Contains(err.Error(), "an approval gate is not supported") {
-		t.Errorf("approval: %v", err)
+	src = "steps:\n  - id: a\n    parallel:\n      branches:\n        - id: b\n          run: touch " + marker + "\n"
+	if _, err := run(t, src, ""); err == nil || !strings.Contains(err.Error(), "a parallel step is not supported") {
+		t.Errorf("parallel: %v", err)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("an unsupported step ran")

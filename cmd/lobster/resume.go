@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/lobsterdev/lobster/runtime/engine"
+	"github.com/lobsterdev/lobster/runtime/envelope"
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/state"
+)
+
+const resumeUsageText = `usage: lobster resume (--token TOKEN | --id ID) (--approve yes|no | --response-json JSON | --cancel) [--allow-changed]
+
+Resume continues a workflow run that paused at an approval or input gate,
+and always prints one JSON envelope, as the reference does.
+
+  --token TOKEN         the resumeToken of the pause
+  --id ID               the approvalId of an approval pause (instead of --token)
+  --approve yes|no      grant or reject an approval (alias --decision); a
+                        rejection cancels the run
+  --response-json JSON  the response to an input request, checked against its
+                        responseSchema
+  --cancel [BOOL]       cancel the paused run
+  --allow-changed       continue even though the workflow file changed since
+                        the pause (by default the resume is refused and the
+                        changed steps are named)
+
+An approval with required_approver or require_different_approver needs
+LOBSTER_APPROVAL_APPROVED_BY in the environment of the resume.
+
+Exit codes: 0 success (also a new pause or a cancellation); 1 a runtime
+error; 2 a bad argument, an unknown token or id, a wrong approver or a
+response that fails its schema.
+`
+
+// resumeFlags are the parsed arguments of lobster resume.
+type resumeFlags struct {
+	token, id    string
+	approve      *bool
+	response     any // Undefined when not given
+	cancel       bool
+	intents      int
+	allowChanged bool
+}
+
+// parseResumeArgs reads the flags as the reference does (value after a
+// space or "="; unknown words ignored), with its messages.
+func parseResumeArgs(args []string) (resumeFlags, error) {
+	f := resumeFlags{response: jsvalue.Undefined}
+	for i := 0; i < len(args); i++ {
+		name, value, hasValue := strings.Cut(args[i], "=")
+		next := func() string {
+			if hasValue {
+				return value
+			}
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return ""
+		}
+		switch name {
+		case "--token":
+			f.token = next()
+		case "--id":
+			f.id = next()
+		case "--approve", "--decision":
+			f.intents++
+			switch strings.ToLower(next()) {
+			case "yes", "y":
+				f.approve = ptr(true)
+			case "no", "n":
+				f.approve = ptr(false)
+			default:
+				return f, errors.New("resume --approve must be yes or no")
+			}
+		case "--response-json":
+			f.intents++
+			v, err := jsvalue.Parse([]byte(next()))
+			if err != nil {
+				return f, errors.New("resume --response-json must be valid JSON")
+			}
+			f.response = v
+		case "--cancel":
+			f.intents++
+			text := "true"
+			if hasValue {
+				text = value
+			} else if i+1 < len(args) && !strings.HasPrefix(args[i+1], "--") {
+				i++
+				text = args[i]
+			}
+			switch strings.ToLower(text) {
+			case "1", "true", "yes", "y":
+				f.cancel = true
+			case "0", "false", "no", "n":
+			default:
+				return f, errors.New("resume --cancel must be true or false")
+			}
+		case "--allow-changed":
+			f.allowChanged = true
+		}
+	}
+	switch {
+	case f.token == "" && f.id == "":
+		return f, errors.New("resume requires --token or --id")
+	case f.intents > 1:
+		return f, errors.New("resume accepts only one of --approve, --response-json, or --cancel")
+	case f.intents == 0:
+		return f, errors.New("resume requires --approve yes|no, --response-json, or --cancel")
+	}
+	return f, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func runResume(args []string, stdout, stderr io.Writer) int {
+	for _, a := range args {
+		if a == "-h" || a == "--help" {
+			fmt.Fprint(stdout, resumeUsageText)
+			return exitOK
+		}
+	}
+	out := runOutput{tool: true, stdout: stdout, stderr: stderr}
+	flags, err := parseResumeArgs(args)
+	if err != nil {
+		return out.fail(envelope.ParseError, err.Error(), exitUsage)
+	}
+	dir, err := state.DefaultDir(os.Getenv)
+	if err != nil {
+		return out.fail(envelope.RuntimeError, err.Error(), exitFindings)
+	}
+	store := &state.Store{Dir: dir}
+	key, err := resumeKey(store, flags)
+	if err != nil {
+		return out.fail(envelope.ParseError, err.Error(), exitUsage)
+	}
+
+	ctx, force, stop, signalled := signalContext()
+	defer stop()
+	res, err := resume(ctx, store, key, flags, out, force)
+	if code := signalled(); code != 0 {
+		out.fail(envelope.RuntimeError, "resume cancelled by signal", code)
+		return code
+	}
+	var argErr *engine.ArgumentError
+	switch {
+	case errors.As(err, &argErr):
+		return out.fail(envelope.ParseError, err.Error(), exitUsage)
+	case errors.Is(err, errReported):
+		return exitUsage
+	case err != nil:
+		return out.fail(envelope.RuntimeError, err.Error(), exitFindings)
+	}
+	envelope.Write(stdout, envelope.Tool(res))
+	return exitOK
+}
+
+// errReported is a failure resume already printed.
+var errReported = errors.New("reported")
+
+// resumeKey is the state key that --id or --token names; the id wins when
+// both are given.
+func resumeKey(store *state.Store, flags resumeFlags) (string, error) {
+	if flags.id != "" {
+		return store.LookupApproval(flags.id)
+	}
+	tok, err := state.DecodeToken(flags.token)
+	if err != nil {
+		return "", err
+	}
+	if tok.Kind == state.KindPipeline {
+		return "", errors.New("pipeline resume tokens are not supported by this version yet")
+	}
+	return tok.StateKey, nil
+}
+
+func resume(ctx context.Context, store *state.Store, key string, flags resumeFlags, out runOutput, force <-chan struct{}) (envelope.Result, error) {
+	if flags.cancel {
+		return engine.Cancel(ctx, store, key)
+	}
+	if flags.approve == nil && flags.response == jsvalue.Undefined {
+		// --cancel false: nothing was asked.
+		return envelope.Result{}, errors.New("resume requires --approve yes|no, --response-json, or --cancel")
+	}
+	rs, err := engine.LoadResume(ctx, store, key)
+	if err != nil {
+		return envelope.Result{}, err
+	}
+	if err := rs.CheckDecision(flags.approve != nil, flags.response != jsvalue.Undefined); err != nil {
+		return envelope.Result{}, err
+	}
+	if flags.approve != nil && !*flags.approve {
+		return rs.Reject(ctx)
+	}
+	rs.Response = flags.response
+	file, code := loadValidated(rs.Saved.FilePath, out)
+	if file == nil {
+		if code == exitUsage {
+			return envelope.Result{}, errReported
+		}
+		return envelope.Result{}, fmt.Errorf("workflow file %s could not be loaded", rs.Saved.FilePath)
+	}
+	return engine.Run(ctx, file, engine.Options{
+		Env: os.Environ(), Stderr: out.stderr, Force: force,
+		FilePath: rs.Saved.FilePath, StateDir: store.Dir,
+		Resume: rs, AllowChanged: flags.allowChanged,
+	})
+}

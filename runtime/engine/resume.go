@@ -1,0 +1,280 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/runtime/envelope"
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/state"
+)
+
+// A Resume continues a paused run (workflow spec §4.5). LoadResume builds
+// it; Run takes it in Options.Resume.
+type Resume struct {
+	Store *state.Store
+	Key   string
+	Saved *Saved
+
+	// The decision: Approved for an approval, Response for an input.
+	Approved bool
+	Response any // Undefined when none was given
+
+	raw     json.RawMessage // the state as loaded, for the claim
+	claimed *state.Claim
+}
+
+// resumeError is a resume whose state is gone: claimed by another resume,
+// cancelled, or never issued.
+type resumeError struct{ msg string }
+
+func (e *resumeError) Error() string { return e.msg }
+
+var errStateNotFound = &resumeError{"Workflow resume state not found"}
+
+// LoadResume reads the resume state under key. The decision is checked
+// against the kind of pause (an approval needs approved, an input a
+// response) before anything else: a mismatch is an *ArgumentError and
+// leaves the state as it is.
+func LoadResume(ctx context.Context, store *state.Store, key string) (*Resume, error) {
+	raw, err := store.LoadResume(ctx, key)
+	if errors.Is(err, state.ErrResumeNotFound) {
+		return nil, errStateNotFound
+	}
+	if err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return nil, errInvalidState
+		}
+		return nil, err
+	}
+	saved, err := DecodeSaved(raw)
+	if err != nil {
+		return nil, err
+	}
+	return &Resume{Store: store, Key: key, Saved: saved, raw: raw, Response: jsvalue.Undefined}, nil
+}
+
+// CheckDecision says whether the decision fits the pause.
+func (rs *Resume) CheckDecision(hasApprove, hasResponse bool) error {
+	if rs.Saved.InputStepID != "" {
+		if hasApprove || !hasResponse {
+			return &ArgumentError{"Workflow resume requires --response-json for input requests"}
+		}
+		return nil
+	}
+	if hasResponse || !hasApprove {
+		return &ArgumentError{"Workflow resume requires --approve yes|no for approval requests"}
+	}
+	return nil
+}
+
+// Reject ends a paused run at a rejected approval: its state and approval
+// id are deleted and nothing more runs.
+func (rs *Resume) Reject(ctx context.Context) (envelope.Result, error) {
+	c, err := rs.Store.ClaimResume(ctx, rs.Key, rs.raw)
+	if err != nil {
+		return envelope.Result{}, errStateNotFound
+	}
+	if err := c.Release(ctx); err != nil {
+		return envelope.Result{}, err
+	}
+	rs.cleanup(ctx)
+	return envelope.Result{Status: envelope.StatusCancelled, Output: []any{}}, nil
+}
+
+// Cancel deletes the resume state under key (and its alias spelling) and
+// its approval id: the run it paused will not continue. A state already
+// claimed by a running resume, or none at all, is "Resume state not found".
+func Cancel(ctx context.Context, store *state.Store, key string) (envelope.Result, error) {
+	deleted := false
+	for _, k := range keySpellings(key) {
+		raw, err := store.LoadResume(ctx, k)
+		if errors.Is(err, state.ErrResumeNotFound) {
+			continue
+		}
+		var syntax *json.SyntaxError
+		if err != nil && !errors.As(err, &syntax) {
+			return envelope.Result{}, err
+		}
+		if err == nil {
+			if _, err := store.ClaimResume(ctx, k, raw); err != nil {
+				continue
+			}
+		}
+		// A corrupt state may be deleted by an explicit cancel.
+		if err := store.Delete(ctx, k); err != nil {
+			return envelope.Result{}, err
+		}
+		deleted = true
+	}
+	if !deleted {
+		return envelope.Result{}, errors.New("Resume state not found")
+	}
+	store.RemoveApprovalFor(key)
+	return envelope.Result{Status: envelope.StatusCancelled, Output: []any{}}, nil
+}
+
+// keySpellings are the names a workflow state key may have on disk: the
+// reference accepts workflow-resume_ as an alias of workflow_resume_.
+func keySpellings(key string) []string {
+	if rest, ok := strings.CutPrefix(key, "workflow_resume_"); ok {
+		return []string{key, "workflow-resume_" + rest}
+	}
+	if rest, ok := strings.CutPrefix(key, "workflow-resume_"); ok {
+		return []string{"workflow_resume_" + rest, key}
+	}
+	return []string{key}
+}
+
+// applyResume checks the workflow against the pause and applies the
+// decision to the gate's result, before any step runs.
+func (r *runner) applyResume(steps []*ast.Step, rs *Resume) error {
+	if d := rs.Saved.Digest; d != nil && !r.opts.AllowChanged && r.w != nil {
+		if err := d.Compare(DigestOf(r.w)); err != nil {
+			return &ArgumentError{err.Error()}
+		}
+	}
+	if id := rs.Saved.InputStepID; id != "" {
+		var step *ast.Step
+		for _, s := range steps {
+			if s.IDText() == id && s.Input != nil {
+				step = s
+				break
+			}
+		}
+		if step == nil {
+			return fmt.Errorf("Invalid input step in resume state: %s", id)
+		}
+		schema := rs.Saved.InputSchema
+		if schema == jsvalue.Undefined {
+			schema = inputOf(step.Input).schema
+		}
+		if err := checkResponse(id, schema, rs.Response); err != nil {
+			return err
+		}
+		record := jsvalue.Obj("id", id, "subject", rs.Saved.InputSubject, "response", rs.Response)
+		r.store(id, record)
+		r.last = record
+		return nil
+	}
+	id := rs.Saved.ApprovalStepID
+	approver := r.approver()
+	if err := rs.Saved.ApprovalIdentity.enforce(id, approver); err != nil {
+		return err
+	}
+	record, _ := r.results[id]
+	if record == nil {
+		record = jsvalue.Obj("id", id)
+		r.store(id, record)
+	}
+	approve(record, approver)
+	// The output starts from the last step in file order with a result:
+	// normally the gate.
+	for i := min(rs.Saved.ResumeAtIndex, len(steps)) - 1; i >= 0; i-- {
+		if rec := r.results[steps[i].IDText()]; rec != nil {
+			r.last = rec
+			break
+		}
+	}
+	return nil
+}
+
+// claim takes the paused run's state for this resume, right before its
+// first effect: of two resumes of one token, one gets it, the other stops
+// with "Workflow resume state not found" having run nothing. A nil resume
+// or one already claimed does nothing.
+func (rs *Resume) claim(ctx context.Context) error {
+	if rs == nil || rs.claimed != nil {
+		return nil
+	}
+	c, err := rs.Store.ClaimResume(ctx, rs.Key, rs.raw)
+	if errors.Is(err, state.ErrResumeNotFound) {
+		return errStateNotFound
+	}
+	if err != nil {
+		return err
+	}
+	if cause := context.Cause(ctx); cause != nil {
+		// Cancelled before anything ran: the token stays usable.
+		c.Restore(context.WithoutCancel(ctx))
+		return cause
+	}
+	rs.claimed = c
+	return nil
+}
+
+// finish settles a resume whose run completed: its state, the states its
+// earlier pauses left, and its approval id are deleted.
+func (rs *Resume) finish(ctx context.Context) error {
+	if err := rs.claim(ctx); err != nil {
+		return err
+	}
+	ctx = context.WithoutCancel(ctx)
+	if err := rs.claimed.Release(ctx); err != nil {
+		return err
+	}
+	for _, k := range rs.Saved.Superseded {
+		rs.Store.Delete(ctx, k)
+	}
+	rs.cleanup(ctx)
+	return nil
+}
+
+// failed settles a resume whose run failed: once claimed the state stays
+// a tombstone (a replay must not repeat what ran) and the approval id is
+// gone; unclaimed, both stay and the resume can be retried.
+func (rs *Resume) failed(ctx context.Context) {
+	if rs.claimed != nil {
+		rs.cleanup(context.WithoutCancel(ctx))
+	}
+}
+
+func (rs *Resume) cleanup(ctx context.Context) {
+	rs.Store.RemoveApprovalFor(rs.Key)
+}
+
+// pause writes the resume state of a paused run and returns its token and,
+// for an approval, its short id. A resumed run retires its predecessor
+// first, so that a token is never continued twice.
+func (r *runner) pause(ctx context.Context, saved *Saved, approval bool) (token, approvalID string, err error) {
+	if err := r.opts.Resume.claim(ctx); err != nil {
+		return "", "", err
+	}
+	store, err := state.Open(r.opts.StateDir)
+	if err != nil {
+		return "", "", err
+	}
+	key := "workflow_resume_" + uuid4()
+	path, err := store.Path(key)
+	if err != nil {
+		return "", "", err
+	}
+	if err := state.WriteFileAtomic(path, saved.Encode()); err != nil {
+		return "", "", err
+	}
+	if approval {
+		if approvalID, err = store.CreateApproval(key, r.opts.Now()); err != nil {
+			store.Delete(context.WithoutCancel(ctx), key)
+			return "", "", err
+		}
+	}
+	if rs := r.opts.Resume; rs != nil {
+		rs.cleanup(ctx)
+	}
+	return state.Token{Kind: state.KindWorkflow, StateKey: key}.Encode(), approvalID, nil
+}
+
+// uuid4 is a random (version 4) UUID.
+func uuid4() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}

@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+)
+
+// yes is the answer that grants an interactive approval.
+var yes = regexp.MustCompile(`(?i)^y(es)?$`)
+
+// askApproval asks for the gate's approval on the terminal: anything but
+// y/yes is the reference's fatal "Not approved".
+func (r *runner) askApproval(ctx context.Context, t *Terminal, req *jsvalue.Object) error {
+	fmt.Fprintf(t.Out, "%s [y/N] ", jsString(get(req, "prompt")))
+	answer, err := r.readLine(ctx, t)
+	if err != nil {
+		return err
+	}
+	if !yes.MatchString(strings.TrimSpace(answer)) {
+		return errors.New("Not approved")
+	}
+	return nil
+}
+
+// askInput asks for an input step's response on the terminal: one line of
+// JSON that must match the step's schema.
+func (r *runner) askInput(ctx context.Context, t *Terminal, id string, c inputConfig) (any, error) {
+	fmt.Fprintf(t.Out, "%s\nEnter JSON response: ", jsString(c.prompt))
+	line, err := r.readLine(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	response, err := jsvalue.Parse([]byte(strings.TrimSpace(line)))
+	if err != nil {
+		return nil, errors.New("Input response must be valid JSON")
+	}
+	if err := checkResponse(id, c.schema, response); err != nil {
+		return nil, errors.New(err.Error())
+	}
+	return response, nil
+}
+
+// readLine reads one answer, within LOBSTER_APPROVAL_INPUT_TIMEOUT_MS when
+// that is a positive number of milliseconds. The end of input is an empty
+// answer.
+func (r *runner) readLine(ctx context.Context, t *Terminal) (string, error) {
+	type answer struct {
+		line string
+		err  error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		line, err := t.In.ReadString('\n')
+		if line != "" {
+			err = nil
+		}
+		got <- answer{strings.TrimRight(line, "\r\n"), err}
+	}()
+	var timeout <-chan time.Time
+	ms, err := strconv.Atoi(strings.TrimSpace(r.getenv("LOBSTER_APPROVAL_INPUT_TIMEOUT_MS")))
+	if err == nil && ms > 0 {
+		timer := time.NewTimer(time.Duration(ms) * time.Millisecond)
+		defer timer.Stop()
+		timeout = timer.C
+	}
+	select {
+	case a := <-got:
+		if a.err != nil && a.line == "" {
+			return "", nil
+		}
+		return a.line, nil
+	case <-timeout:
+		return "", fmt.Errorf("Timed out waiting for input (%dms)", ms)
+	case <-ctx.Done():
+		return "", context.Cause(ctx)
+	}
+}
+
+// jsString is String(v) for a prompt.
+func jsString(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	if v == jsvalue.Undefined {
+		return "undefined"
+	}
+	return jsvalue.Stringify(v, "")
+}
