@@ -1,0 +1,165 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/lobsterdev/lobster/lang/commands"
+	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/runtime/envelope"
+	"github.com/lobsterdev/lobster/runtime/pipeline"
+)
+
+// This file runs pipelines from the command line: `lobster '<pipeline>'`
+// and `lobster run [--mode tool] '<pipeline>'` (pipelines-runtime-cli.md
+// §4.1). As in the reference, the words that are not run's own flags are
+// joined with single spaces into the pipeline text.
+
+// pipelineText is the pipeline run's arguments hold, and whether they hold
+// one: not when --file names a workflow, nor when the only word looks like
+// a workflow file (a workflow extension, or an existing file that is not a
+// command name), which lobster run reports as a file error instead of the
+// reference's "Unknown command: w.lobster".
+func pipelineText(f runFlags) (string, bool) {
+	if len(f.rest) == 0 {
+		return "", false
+	}
+	if f.file != "" && (len(f.rest) != 1 || f.file != f.rest[0]) {
+		return "", false // an explicit --file
+	}
+	if len(f.rest) == 1 && looksLikeWorkflowFile(f.rest[0]) {
+		return "", false
+	}
+	return strings.Join(f.rest, " "), true
+}
+
+// looksLikeWorkflowFile says whether the single word arg is meant as a
+// workflow file.
+func looksLikeWorkflowFile(arg string) bool {
+	if strings.Contains(arg, "|") {
+		return false
+	}
+	if _, ok := commands.Lookup(strings.Fields(arg + " x")[0]); ok {
+		return false
+	}
+	if parser.IsWorkflowName(arg) {
+		return true
+	}
+	st, err := os.Stat(arg)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// isPipelineArgs says whether a command line that names no lobster command
+// is a pipeline: its first stage is a registered command, or it has more
+// than one stage, or it does not parse. Anything else stays an unknown
+// lobster command.
+func isPipelineArgs(args []string) bool {
+	f, err := parseRunArgs(args)
+	if err != nil {
+		return false
+	}
+	text, ok := pipelineText(f)
+	if !ok {
+		return false
+	}
+	p := parser.ParsePipelineText(text)
+	if p.Err != nil {
+		return true // no lobster command has quotes or empty stages: report the parse error
+	}
+	_, known := commands.Lookup(p.Stages[0].Name.Text)
+	return known || len(p.Stages) > 1
+}
+
+// commandHelp is the help of a pipeline command, from the registry.
+func commandHelp(name string) (string, bool) {
+	spec, ok := commands.Lookup(name)
+	if !ok {
+		return "", false
+	}
+	return strings.TrimRight(spec.Help, "\n") + "\n", true
+}
+
+// runPipeline runs the pipeline text in the mode of f and returns the exit
+// code: 0 on success (a pause included), 1 for a runtime error, 2 for a
+// parse error, 128+n after a signal.
+func runPipeline(f runFlags, text string, stdin io.Reader, stdout, stderr io.Writer) int {
+	out := runOutput{tool: f.tool, stdout: stdout, stderr: stderr}
+	p := parser.ParsePipelineText(text)
+	if p.Err != nil {
+		if out.tool {
+			return out.fail(envelope.ParseError, p.Err.Msg, exitUsage)
+		}
+		fmt.Fprintf(stderr, "Parse error: %s\n", p.Err.Msg)
+		return exitUsage
+	}
+	stages := pipeline.StagesOf(p.Stages, text)
+	mode := pipeline.Human
+	if f.tool {
+		mode = pipeline.Tool
+	}
+
+	ctx, force, stop, signalled := signalContext()
+	defer stop()
+	env := &pipeline.Env{
+		Mode:        mode,
+		Stdin:       stdin,
+		Stdout:      stdout,
+		Stderr:      stderr,
+		Environ:     os.Environ(),
+		Force:       force,
+		Interactive: isTerminal(stdin),
+	}
+	fail := func(err error) int {
+		code := exitFindings
+		if sig := signalled(); sig != 0 {
+			code = sig
+		}
+		return out.fail(envelope.RuntimeError, err.Error(), code)
+	}
+
+	if f.dryRun {
+		if err := pipeline.DryRun(stages, stderr); err != nil {
+			return fail(err)
+		}
+		if out.tool {
+			envelope.Write(stdout, envelope.Tool(envelope.Result{Status: envelope.StatusOK}))
+		}
+		return exitOK
+	}
+
+	res, err := pipeline.Run(ctx, stages, nil, env)
+	if err == nil && signalled() != 0 {
+		err = errors.New("run cancelled by signal")
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if out.tool {
+		r, err := pipeline.Finalize(ctx, stages, res, env, time.Now())
+		if err != nil {
+			return fail(err)
+		}
+		envelope.Write(stdout, envelope.Tool(r))
+		return exitOK
+	}
+	if !res.Rendered {
+		items := res.Items
+		if items == nil {
+			items = []any{}
+		}
+		envelope.Write(stdout, items)
+	}
+	return exitOK
+}
+
+// isTerminal reports whether r is a terminal.
+func isTerminal(r io.Reader) bool {
+	file, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(file.Fd()))
+}

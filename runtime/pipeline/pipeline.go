@@ -1,0 +1,335 @@
+// Package pipeline runs Lobster pipelines (pipelines-runtime-cli.md §2):
+// stages parsed by lang/parser, each a built-in command of lang/commands,
+// passing JSON items (runtime/jsvalue values) from one to the next.
+//
+// # Scheduling
+//
+// As in the reference, stages are entered in order: stage i+1's command
+// starts only after stage i's command has returned. A command either
+// returns its output items at once (an eager command such as exec, which
+// drains its input and runs its process before returning), or a lazy
+// producer (where, pick, map, head, …). A lazy producer runs in a goroutine
+// of its own, started on the first pull, and hands over one item at a time
+// on an unbuffered channel, so it computes only as far as the next stage
+// reads. Closing a stream (head has its n items, a stage failed, the run was
+// cancelled) stops its producer and, through it, every producer upstream.
+//
+// # Errors
+//
+// A command's error, or the error of a lazy producer surfacing through the
+// stream that reads it, ends the run with that error; an unknown command
+// fails only when the run reaches its stage, after the stages before it
+// started (the reference's behaviour).
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/commands"
+)
+
+// Mode is how the run reports to its caller.
+type Mode string
+
+// Modes of a run.
+const (
+	Human Mode = "human"
+	Tool  Mode = "tool"
+)
+
+// Env is what commands see of the world.
+type Env struct {
+	Mode   Mode
+	Stdin  io.Reader
+	Stdout io.Writer // renderers (json, table) write here
+	Stderr io.Writer
+	// Environ is the complete environment of child processes, and what
+	// commands read their variables from.
+	Environ []string
+	// Dir is the working directory of child processes and relative
+	// files ("" for the process's own).
+	Dir string
+	// StateDir is the state directory (LOBSTER_STATE_DIR or
+	// ~/.lobster/state); "" finds it from Environ when a command needs it.
+	StateDir string
+	// Force is closed to kill running processes at once (a second
+	// interrupt).
+	Force <-chan struct{}
+	// Interactive reports whether Stdin is a terminal a human answers.
+	Interactive bool
+	// GOOS is the operating system the shell is chosen for; "" is the
+	// running one.
+	GOOS string
+}
+
+// Getenv reads a variable of Environ (the last definition wins).
+func (e *Env) Getenv(name string) string {
+	v := ""
+	for _, kv := range e.Environ {
+		if len(kv) > len(name) && kv[len(name)] == '=' && kv[:len(name)] == name {
+			v = kv[len(name)+1:]
+		}
+	}
+	return v
+}
+
+// A Stage is one parsed stage: its command name and arguments.
+type Stage struct {
+	Name string
+	Args *Args
+	Raw  string // the stage's text, for messages
+}
+
+// StagesOf converts parsed stages.
+func StagesOf(stages []*ast.Stage, text string) []Stage {
+	out := make([]Stage, len(stages))
+	for i, st := range stages {
+		raw := ""
+		if st.Span.Start >= 0 && st.Span.End <= len(text) && st.Span.Start <= st.Span.End {
+			raw = text[st.Span.Start:st.Span.End]
+		}
+		out[i] = Stage{Name: st.Name.Text, Args: ArgsOf(st), Raw: raw}
+	}
+	return out
+}
+
+// Output is what a command returns.
+type Output struct {
+	// Items are the output of an eager command.
+	Items []any
+	// Lazy, when set, produces the output instead: it calls yield for
+	// each item and stops when yield returns an error (the stream was
+	// closed), returning that error.
+	Lazy func(ctx context.Context, yield func(any) error) error
+	// Rendered: the command wrote its own output (a renderer).
+	Rendered bool
+	// Halt stops the pipeline after this stage (approve, ask).
+	Halt bool
+}
+
+// A Command is the implementation of a registered command.
+type Command func(ctx context.Context, c *Call) (Output, error)
+
+// Call is one invocation of a command.
+type Call struct {
+	Name  string // the name as written (an alias stays an alias)
+	Args  *Args
+	Input *Stream
+	Env   *Env
+	Spec  *commands.Command // the registry entry
+}
+
+// Result is a finished run.
+type Result struct {
+	Items    []any
+	Rendered bool // some stage rendered its own output
+	Halted   bool
+	HaltedAt int // the index of the stage that halted, when Halted
+}
+
+// UnknownCommandError is a stage whose command is not registered.
+type UnknownCommandError struct{ Name string }
+
+func (e *UnknownCommandError) Error() string { return "Unknown command: " + e.Name }
+
+// Run runs stages with input as the first stage's input.
+func Run(ctx context.Context, stages []Stage, input []any, env *Env) (Result, error) {
+	cur := Items(input)
+	res := Result{}
+	for i, st := range stages {
+		if err := context.Cause(ctx); err != nil {
+			cur.Close()
+			return res, err
+		}
+		impl, spec, ok := lookup(st.Name)
+		if !ok {
+			cur.Close()
+			return res, &UnknownCommandError{st.Name}
+		}
+		out, err := runCommand(ctx, impl, &Call{Name: st.Name, Args: st.Args, Input: cur, Env: env, Spec: spec})
+		if err != nil {
+			cur.Close()
+			return res, err
+		}
+		if out.Rendered {
+			res.Rendered = true
+		}
+		if out.Lazy != nil {
+			cur = lazy(ctx, out.Lazy, cur)
+		} else {
+			cur.Close()
+			cur = Items(out.Items)
+		}
+		if out.Halt {
+			res.Halted, res.HaltedAt = true, i
+			break
+		}
+	}
+	items, err := cur.Drain(ctx)
+	cur.Close()
+	if err != nil {
+		return res, err
+	}
+	if err := context.Cause(ctx); err != nil {
+		return res, err
+	}
+	res.Items = items
+	return res, nil
+}
+
+// runCommand calls impl, turning a panic into an error: a bug in one
+// command must not crash the process.
+func runCommand(ctx context.Context, impl Command, c *Call) (out Output, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error in %s: %v", c.Name, r)
+		}
+	}()
+	return impl(ctx, c)
+}
+
+// errClosed is what yield returns once the consumer closed the stream.
+var errClosed = errors.New("pipeline: stream closed")
+
+// A Stream is the input of a stage: items read one at a time with Next.
+// It is used by one goroutine at a time.
+type Stream struct {
+	items []any // an eager stream
+	pos   int
+
+	produce  func(ctx context.Context, yield func(any) error) error
+	upstream *Stream // closed when the producer ends
+	parent   context.Context
+	started  bool
+	ch       chan any
+	done     chan struct{}
+	err      error // the producer's error, valid after done
+	cancel   context.CancelFunc
+	closed   bool
+	failed   error
+	once     sync.Once
+}
+
+// Items is a stream of the given items.
+func Items(items []any) *Stream { return &Stream{items: items} }
+
+// lazy is a stream fed by produce, which reads upstream.
+func lazy(ctx context.Context, produce func(context.Context, func(any) error) error, upstream *Stream) *Stream {
+	return &Stream{produce: produce, upstream: upstream, parent: ctx}
+}
+
+// Next returns the next item; ok is false at the end (or after an error).
+func (s *Stream) Next(ctx context.Context) (v any, ok bool, err error) {
+	if s.failed != nil {
+		return nil, false, s.failed
+	}
+	if s.closed {
+		return nil, false, nil
+	}
+	if s.produce == nil {
+		if err := context.Cause(ctx); err != nil {
+			return nil, false, err
+		}
+		if s.pos >= len(s.items) {
+			return nil, false, nil
+		}
+		v = s.items[s.pos]
+		s.items[s.pos] = nil // let it go once read
+		s.pos++
+		return v, true, nil
+	}
+	s.start()
+	select {
+	case v := <-s.ch:
+		return v, true, nil
+	case <-s.done:
+		// The producer may have sent its last item just before ending:
+		// the channel is unbuffered, so no item is lost.
+		if s.err != nil && !errors.Is(s.err, errClosed) {
+			s.failed = s.err
+			return nil, false, s.err
+		}
+		return nil, false, nil
+	case <-ctx.Done():
+		s.failed = context.Cause(ctx)
+		return nil, false, s.failed
+	}
+}
+
+// start runs the producer, once.
+func (s *Stream) start() {
+	if s.started {
+		return
+	}
+	s.started = true
+	ctx, cancel := context.WithCancel(s.parent)
+	s.cancel = cancel
+	s.ch = make(chan any)
+	s.done = make(chan struct{})
+	go func() {
+		defer close(s.done)
+		defer s.upstream.Close()
+		defer func() {
+			if r := recover(); r != nil {
+				s.err = fmt.Errorf("internal error in a pipeline stage: %v", r)
+			}
+		}()
+		s.err = s.produce(ctx, func(v any) error {
+			select {
+			case s.ch <- v:
+				return nil
+			case <-ctx.Done():
+				return errClosed
+			}
+		})
+	}()
+}
+
+// Drain reads every remaining item.
+func (s *Stream) Drain(ctx context.Context) ([]any, error) {
+	if s.produce == nil && s.failed == nil && !s.closed {
+		if err := context.Cause(ctx); err != nil {
+			return nil, err
+		}
+		rest := s.items[s.pos:]
+		s.pos = len(s.items)
+		return rest, nil
+	}
+	var items []any
+	for {
+		v, ok, err := s.Next(ctx)
+		if err != nil {
+			return items, err
+		}
+		if !ok {
+			return items, nil
+		}
+		items = append(items, v)
+	}
+}
+
+// Close stops the stream: its producer (and every producer upstream) is
+// stopped and waited for. Close may be called more than once.
+func (s *Stream) Close() {
+	if s == nil {
+		return
+	}
+	s.once.Do(func() {
+		s.closed = true
+		if s.produce == nil {
+			s.items = nil
+			return
+		}
+		if !s.started {
+			s.upstream.Close()
+			return
+		}
+		s.cancel()
+		<-s.done
+	})
+}

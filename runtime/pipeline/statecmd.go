@@ -1,0 +1,185 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/state"
+)
+
+// store opens the state directory of env.
+func (e *Env) store() (*state.Store, error) {
+	dir := e.StateDir
+	if dir == "" {
+		var err error
+		if dir, err = state.DefaultDir(e.Getenv); err != nil {
+			return nil, err
+		}
+	}
+	return state.Open(dir)
+}
+
+// stateGetCommand is state.get (§3.14): the stored value, or null. It
+// does not read its input.
+func stateGetCommand(ctx context.Context, c *Call) (Output, error) {
+	if len(c.Args.Positional) == 0 {
+		return Output{}, errors.New("state.get requires a key")
+	}
+	key := c.Args.Positional[0]
+	c.Input.Close()
+	if _, err := state.FileName(key); err != nil {
+		return Output{}, err
+	}
+	s, err := c.Env.store()
+	if err != nil {
+		return Output{}, err
+	}
+	var raw json.RawMessage
+	found, err := s.Read(ctx, key, &raw)
+	if err != nil {
+		return Output{}, err
+	}
+	if !found {
+		return Output{Items: []any{nil}}, nil
+	}
+	v, err := jsvalue.Parse(raw)
+	if err != nil {
+		return Output{}, err
+	}
+	return Output{Items: []any{v}}, nil
+}
+
+// collectValue drains the input into one value: the single item, or the
+// array of all items.
+func collectValue(ctx context.Context, in *Stream) (any, error) {
+	items, err := in.Drain(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) == 1 {
+		return items[0], nil
+	}
+	return nonNil(items), nil
+}
+
+// stateText is v as a state file holds it: JSON indented by two spaces
+// and a newline.
+func stateText(v any) []byte {
+	if v == jsvalue.Undefined {
+		v = nil
+	}
+	return []byte(pretty(v) + "\n")
+}
+
+// stateSetCommand is state.set (§3.14): store the input and output it.
+func stateSetCommand(ctx context.Context, c *Call) (Output, error) {
+	if len(c.Args.Positional) == 0 {
+		return Output{}, errors.New("state.set requires a key")
+	}
+	key := c.Args.Positional[0]
+	v, err := collectValue(ctx, c.Input)
+	if err != nil {
+		return Output{}, err
+	}
+	if _, err := state.FileName(key); err != nil {
+		return Output{}, err
+	}
+	s, err := c.Env.store()
+	if err != nil {
+		return Output{}, err
+	}
+	if err := writeLocked(ctx, s, key, func([]byte) []byte { return stateText(v) }); err != nil {
+		return Output{}, err
+	}
+	return Output{Items: []any{v}}, nil
+}
+
+// writeLocked replaces key's file under its lock with what next returns
+// for the current content (nil when there is none).
+func writeLocked(ctx context.Context, s *state.Store, key string, next func(old []byte) []byte) error {
+	path, err := s.Path(key)
+	if err != nil {
+		return err
+	}
+	lock, err := s.Lock(ctx, key)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := context.Cause(ctx); err != nil {
+		return err
+	}
+	return state.WriteFileAtomic(path, next(old))
+}
+
+// diffLastCommand is diff.last (§3.15): compare the input with the stored
+// snapshot, store it, and output {kind, key, changed, before, after}.
+func diffLastCommand(ctx context.Context, c *Call) (Output, error) {
+	key, ok := c.Args.JSString("key")
+	if !ok && len(c.Args.Positional) > 0 {
+		key, ok = c.Args.Positional[0], true
+	}
+	if !ok || key == "" {
+		return Output{}, errors.New("diff.last requires --key")
+	}
+	after, err := collectValue(ctx, c.Input)
+	if err != nil {
+		return Output{}, err
+	}
+	if _, err := state.FileName(key); err != nil {
+		return Output{}, err
+	}
+	s, err := c.Env.store()
+	if err != nil {
+		return Output{}, err
+	}
+	var before any
+	err = writeLocked(ctx, s, key, func(old []byte) []byte {
+		if old != nil {
+			if v, err := jsvalue.Parse(old); err == nil {
+				before = v // a corrupt snapshot is a miss
+			}
+		}
+		return stateText(after)
+	})
+	if err != nil {
+		return Output{}, err
+	}
+	changed := Canonical(before) != Canonical(after)
+	return Output{Items: []any{jsvalue.Obj("kind", "diff.last", "key", key, "changed", changed, "before", before, "after", after)}}, nil
+}
+
+// Canonical is the reference's stable stringify: compact JSON with every
+// object's keys sorted (by UTF-16 code units; integer-like keys still come
+// first, as in any JavaScript object).
+func Canonical(v any) string { return compact(canonicalize(v)) }
+
+func canonicalize(v any) any {
+	switch v := v.(type) {
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = canonicalize(e)
+		}
+		return out
+	case *jsvalue.Object:
+		keys := slices.Clone(v.Keys())
+		slices.SortFunc(keys, compareUTF16)
+		out := jsvalue.NewObject()
+		for _, k := range keys {
+			e, _ := v.Get(k)
+			out.Set(k, canonicalize(e))
+		}
+		return out
+	}
+	return v
+}
