@@ -1,0 +1,76 @@
+// Command lobster-lsp is the Lobster language server. It speaks LSP over
+// standard input and output; its log goes to standard error.
+//
+// Usage:
+//
+//	lobster-lsp [--stdio] [--debounce DURATION] [--shellcheck off|auto|PATH] [--log FILE]
+//
+// It exits 0 when the client sent shutdown before exit, 1 otherwise (as
+// LSP asks), and 2 on a usage error.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+
+	"github.com/lobsterdev/lobster/lsp"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// stdio joins standard input and output into one connection. Close does
+// nothing: closing standard input would not unblock a read in progress.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return nil }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("lobster-lsp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Bool("stdio", true, "serve over standard input and output (the only transport)")
+	debounce := fs.Duration("debounce", lsp.DefaultDebounce, "wait this long after a change before checking")
+	shellcheck := fs.String("shellcheck", "off", "run shellcheck on shell text: off, auto or the `program`")
+	logFile := fs.String("log", "", "append the log to this `file` instead of standard error")
+	version := fs.Bool("version", false, "print the version and exit")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *version {
+		fmt.Fprintln(stdout, "lobster-lsp", lsp.Version)
+		return 0
+	}
+	opts := lsp.Options{Debounce: *debounce, Log: stderr}
+	switch *shellcheck {
+	case "off":
+	case "auto":
+		opts.Shellcheck, _ = exec.LookPath("shellcheck")
+	default:
+		opts.Shellcheck = *shellcheck
+	}
+	if *logFile != "" {
+		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			fmt.Fprintf(stderr, "lobster-lsp: %v\n", err)
+			return 2
+		}
+		defer f.Close()
+		opts.Log = f
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	if lsp.Serve(ctx, stdio{stdin, stdout}, opts) {
+		return 0
+	}
+	return 1
+}

@@ -1,0 +1,215 @@
+package lsp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/lobsterdev/lobster/lang/check"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// checked is the result of checking one snapshot.
+type checked struct {
+	snap  *snapshot
+	diags []source.Diagnostic
+}
+
+// A diagWorker checks one document: changes kick it; it waits the
+// debounce, checks the latest snapshot and publishes the result unless the
+// document changed meanwhile (then it checks again).
+type diagWorker struct {
+	kick chan struct{}
+	stop chan struct{}
+}
+
+// scheduleDiagnostics asks for the document to be checked again.
+func (s *Server) scheduleDiagnostics(u protocol.DocumentURI) {
+	s.mu.Lock()
+	w := s.workers[u]
+	if w == nil {
+		if s.docs[u] == nil {
+			s.mu.Unlock()
+			return
+		}
+		w = &diagWorker{kick: make(chan struct{}, 1), stop: make(chan struct{})}
+		s.workers[u] = w
+		go s.diagLoop(u, w)
+	}
+	s.mu.Unlock()
+	select {
+	case w.kick <- struct{}{}:
+	default: // a check is already due
+	}
+}
+
+func (s *Server) diagLoop(u protocol.DocumentURI, w *diagWorker) {
+	ctx := context.Background()
+	for {
+		select {
+		case <-w.kick:
+		case <-w.stop:
+			return
+		case <-s.done:
+			return
+		}
+		if d := s.opts.Debounce; d > 0 {
+			select {
+			case <-time.After(d):
+			case <-w.stop:
+				return
+			case <-s.done:
+				return
+			}
+		}
+		snap := s.snapshot(u)
+		if snap == nil {
+			continue
+		}
+		diags := s.check(snap)
+		s.publishMu.Lock()
+		s.mu.Lock()
+		current := s.docs[u] == snap
+		if current {
+			s.lastDiags[u] = checked{snap: snap, diags: diags}
+		}
+		s.mu.Unlock()
+		if current {
+			s.publish(ctx, &protocol.PublishDiagnosticsParams{
+				URI: u, Version: uint32(max(snap.version, 0)), Diagnostics: toProtocolDiags(snap, diags),
+			})
+		}
+		s.publishMu.Unlock()
+	}
+}
+
+// diagnostics are the findings of a snapshot: the last published ones when
+// they are of this snapshot, else checked now.
+func (s *Server) diagnostics(snap *snapshot) []source.Diagnostic {
+	s.mu.Lock()
+	c, ok := s.lastDiags[snap.uri]
+	s.mu.Unlock()
+	if ok && c.snap == snap {
+		return c.diags
+	}
+	return s.check(snap)
+}
+
+// check runs lobster check on a snapshot: the parser's findings and every
+// rule, with suppressions applied. Child workflows that are open are read
+// from their editor buffers.
+func (s *Server) check(snap *snapshot) []source.Diagnostic {
+	an := snap.analysis()
+	s.mu.Lock()
+	shellcheck := s.opts.Shellcheck
+	s.mu.Unlock()
+	opts := check.Options{Path: snap.path, ReadFile: s.readFile, Shellcheck: shellcheck}
+	return check.RunWith(an.file, an.parseDiags, check.Rules, opts)
+}
+
+// readFile reads a file for the checker: from an open document when there
+// is one, else from disk.
+func (s *Server) readFile(path string) ([]byte, error) {
+	clean := filepath.Clean(path)
+	s.mu.Lock()
+	for _, d := range s.docs {
+		if d.path != "" && filepath.Clean(d.path) == clean {
+			s.mu.Unlock()
+			return d.text, nil
+		}
+	}
+	s.mu.Unlock()
+	return os.ReadFile(path)
+}
+
+// recheckParents schedules the other open documents that run a
+// sub-workflow: a change to a child changes their findings.
+func (s *Server) recheckParents(changed protocol.DocumentURI) {
+	s.mu.Lock()
+	var parents []protocol.DocumentURI
+	for u, d := range s.docs {
+		if u != changed && d.path != "" && strings.Contains(string(d.text), "workflow:") {
+			parents = append(parents, u)
+		}
+	}
+	s.mu.Unlock()
+	for _, u := range parents {
+		s.scheduleDiagnostics(u)
+	}
+}
+
+// toProtocolDiags converts diagnostics to LSP's form. The slice is never
+// nil: nil would be sent as null.
+func toProtocolDiags(snap *snapshot, diags []source.Diagnostic) []protocol.Diagnostic {
+	out := make([]protocol.Diagnostic, 0, len(diags))
+	m := snap.analysis().m
+	for _, d := range diags {
+		out = append(out, toProtocolDiag(snap, m, d))
+	}
+	return out
+}
+
+func toProtocolDiag(snap *snapshot, m Mapper, d source.Diagnostic) protocol.Diagnostic {
+	pd := protocol.Diagnostic{
+		Range:    m.SourceRange(d.Range),
+		Severity: protocol.DiagnosticSeverity(d.Severity),
+		Code:     d.Code,
+		Source:   "lobster",
+		Message:  d.Message,
+	}
+	if href := docsURL(d.Code); href != "" {
+		pd.CodeDescription = &protocol.CodeDescription{Href: protocol.URI(href)}
+	}
+	if d.Code == "unused-suppression" {
+		pd.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
+	}
+	for _, r := range d.Related {
+		loc, ok := relatedLocation(snap, m, r)
+		if !ok {
+			continue
+		}
+		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{Location: loc, Message: r.Message})
+	}
+	return pd
+}
+
+// docsURL is the documentation of a code: its section of
+// docs/diagnostics.md.
+func docsURL(code string) string {
+	switch {
+	case code == "":
+		return ""
+	case strings.HasPrefix(code, "shellcheck/"):
+		return check.DocsURL + "#shellcheck"
+	case check.Lookup(code) != nil:
+		return check.DocsURL + "#" + code
+	}
+	return ""
+}
+
+// relatedLocation places a related location: in the document itself, or in
+// another file named by its path (a child workflow). Positions in another
+// file are converted through that file's text.
+func relatedLocation(snap *snapshot, m Mapper, r source.Related) (protocol.Location, bool) {
+	if r.File == "" || r.File == snap.name {
+		return protocol.Location{URI: snap.uri, Range: m.SourceRange(r.Range)}, true
+	}
+	p := r.File
+	if !filepath.IsAbs(p) {
+		if snap.path == "" {
+			return protocol.Location{}, false
+		}
+		p = filepath.Join(filepath.Dir(snap.path), p)
+	}
+	text, err := os.ReadFile(p)
+	if err != nil {
+		return protocol.Location{}, false
+	}
+	om := Mapper{File: source.NewFile(p, text)}
+	return protocol.Location{URI: uri.File(p), Range: om.SourceRange(r.Range)}, true
+}

@@ -1,0 +1,174 @@
+package lsp
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+const typo = `steps:
+  - id: build
+    run: make build
+  - id: deploy
+    run: ./deploy.sh "$biuld.stdout"
+`
+
+func TestDiagnosticsOnOpen(t *testing.T) {
+	c := start(t)
+	u := c.open("deploy.lobster", typo)
+	p := c.waitDiags(u, hasCode("unknown-step-ref"))
+	if p.Version != 1 {
+		t.Errorf("version = %d, want 1", p.Version)
+	}
+	var d protocol.Diagnostic
+	for _, x := range p.Diagnostics {
+		if x.Code == "unknown-step-ref" {
+			d = x
+		}
+	}
+	if got := textOf(typo, d.Range); got != "biuld" {
+		t.Errorf("range covers %q, want %q", got, "biuld")
+	}
+	if d.Severity != protocol.DiagnosticSeverityError || d.Source != "lobster" {
+		t.Errorf("severity %v source %q", d.Severity, d.Source)
+	}
+	if d.CodeDescription == nil || !strings.HasSuffix(string(d.CodeDescription.Href), "docs/diagnostics.md#unknown-step-ref") {
+		t.Errorf("codeDescription = %+v", d.CodeDescription)
+	}
+}
+
+func TestDiagnosticsRelatedInformation(t *testing.T) {
+	c := start(t)
+	text := "steps:\n  - id: a\n    run: echo 1\n  - id: a\n    run: echo 2\n"
+	u := c.open("dup.lobster", text)
+	p := c.waitDiags(u, hasCode("duplicate-id"))
+	for _, d := range p.Diagnostics {
+		if d.Code != "duplicate-id" {
+			continue
+		}
+		if len(d.RelatedInformation) == 0 {
+			t.Fatalf("duplicate-id has no related information: %+v", d)
+		}
+		ri := d.RelatedInformation[0]
+		if ri.Location.URI != u || ri.Location.Range.Start.Line != 1 {
+			t.Errorf("related location %+v, want line 1 of %s", ri.Location, u)
+		}
+	}
+}
+
+func TestDiagnosticsIncrementalEditsAndVersions(t *testing.T) {
+	c := start(t)
+	u := c.open("deploy.lobster", typo)
+	c.waitDiags(u, hasCode("unknown-step-ref"))
+	// Fix the typo with an incremental edit: "biuld" is at line 4, 23..28.
+	v := c.change(u, edit(4, 23, 4, 28, "build"))
+	p := c.waitVersion(u, v)
+	if hasCode("unknown-step-ref")(p) {
+		t.Errorf("version %d still reports the typo: %v", v, codes(p.Diagnostics))
+	}
+	// Insert at 0:0 (not a whole-document change).
+	v = c.change(u, edit(0, 0, 0, 0, "# comment\n"))
+	p = c.waitVersion(u, v)
+	if fmt.Sprint(codes(p.Diagnostics)) != "[step-output-spliced-into-shell]" || p.Diagnostics[0].Range.Start.Line != 5 {
+		t.Errorf("after inserting a line: %s", dumpDiags([]protocol.PublishDiagnosticsParams{p}))
+	}
+	// A whole-document change.
+	v = c.change(u, map[string]any{"text": typo})
+	p = c.waitVersion(u, v)
+	if !hasCode("unknown-step-ref")(p) {
+		t.Errorf("whole-document change not applied: %v", codes(p.Diagnostics))
+	}
+	// Several changes in one notification apply in order.
+	v = c.change(u, edit(4, 23, 4, 28, "bld"), edit(4, 24, 4, 24, "ui"))
+	p = c.waitVersion(u, v)
+	if hasCode("unknown-step-ref")(p) {
+		t.Errorf("ordered changes: %v", codes(p.Diagnostics))
+	}
+}
+
+// TestDiagnosticsNonASCII edits a file with CJK and emoji through UTF-16
+// positions and checks the published ranges.
+func TestDiagnosticsNonASCII(t *testing.T) {
+	c := start(t)
+	text := "name: 漢字😀\nsteps:\n  - id: b\n    run: echo \"😀 $biuld.stdout\"\n"
+	u := c.open("cjk.lobster", text)
+	p := c.waitDiags(u, hasCode("unknown-step-ref"))
+	for _, d := range p.Diagnostics {
+		if d.Code == "unknown-step-ref" {
+			if got := textOf(text, d.Range); got != "biuld" {
+				t.Errorf("range %v covers %q, want biuld", d.Range, got)
+			}
+			// "    run: echo \"" is 15 units, the emoji 2, the space 1, '$' 1.
+			if d.Range.Start.Character != 19 {
+				t.Errorf("start character %d, want 19", d.Range.Start.Character)
+			}
+		}
+	}
+	// Replace the emoji, then the typo (whose position moved one unit
+	// left), through UTF-16 positions.
+	v := c.change(u, edit(3, 15, 3, 17, "漢"), edit(3, 18, 3, 23, "b"))
+	p = c.waitVersion(u, v)
+	if hasCode("unknown-step-ref")(p) {
+		t.Errorf("after the edit: %v", codes(p.Diagnostics))
+	}
+	want := "name: 漢字😀\nsteps:\n  - id: b\n    run: echo \"漢 $b.stdout\"\n"
+	if got := string(c.serverText(u)); got != want {
+		t.Errorf("server text:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestDiagnosticsLatestVersionWins sends an edit storm and expects the last
+// publication to be of the last version, and no publication of a version
+// older than one already published.
+func TestDiagnosticsLatestVersionWins(t *testing.T) {
+	c := start(t)
+	u := c.open("storm.lobster", typo)
+	var v int32
+	for i := 0; i < 200; i++ {
+		v = c.change(u, edit(0, 0, 0, 0, fmt.Sprintf("# %d\n", i)))
+	}
+	c.waitVersion(u, v)
+	ps := c.published(u)
+	last := uint32(0)
+	for _, p := range ps {
+		if p.Version < last {
+			t.Errorf("version %d published after %d", p.Version, last)
+		}
+		last = p.Version
+	}
+	if len(ps) > 100 {
+		t.Errorf("%d publications for 200 changes: not debounced", len(ps))
+	}
+}
+
+func TestDiagnosticsClearedOnClose(t *testing.T) {
+	c := start(t)
+	u := c.open("close.lobster", typo)
+	c.waitDiags(u, hasCode("unknown-step-ref"))
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": u}})
+	c.waitDiags(u, func(p protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
+}
+
+// TestDiagnosticsChildWorkflow re-checks an open parent when its open child
+// changes: the child's buffer is read, not the file on disk.
+func TestDiagnosticsChildWorkflow(t *testing.T) {
+	c := start(t)
+	child := c.open("child.lobster", "args:\n  target:\n    default: x\nsteps:\n  - id: c\n    run: echo ${target}\n")
+	parent := c.open("parent.lobster", "steps:\n  - id: p\n    workflow: child.lobster\n    workflow_args:\n      target: prod\n")
+	p := c.waitVersion(parent, 1)
+	if hasCode("workflow-args-undeclared")(p) {
+		t.Fatalf("parent: %v", codes(p.Diagnostics))
+	}
+	c.change(child, map[string]any{"text": "steps:\n  - id: c\n    run: echo hi\n"})
+	c.waitDiags(parent, hasCode("workflow-args-undeclared"))
+}
+
+// serverText is the server's current text of a document.
+func (c *client) serverText(u protocol.DocumentURI) []byte {
+	c.t.Helper()
+	var res struct{ Text string }
+	c.call("lobster/text", map[string]any{"textDocument": map[string]any{"uri": u}}, &res)
+	return []byte(res.Text)
+}

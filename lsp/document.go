@@ -1,0 +1,115 @@
+package lsp
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/check"
+	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/lang/source"
+)
+
+// A snapshot is one version of an open document. It never changes: an edit
+// makes a new snapshot. Its parse is computed once, on first use.
+type snapshot struct {
+	uri     protocol.DocumentURI
+	version int32
+	text    []byte // never modified
+	path    string // the file's path for a file: URI, else ""
+	name    string // the name the parser and checker see
+
+	once sync.Once
+	an   *analysis
+}
+
+// analysis is the parse of a snapshot and the facts every feature reads.
+type analysis struct {
+	file       *ast.File
+	parseDiags []source.Diagnostic
+	info       *check.Info
+	m          Mapper
+
+	envOnce sync.Once
+	envOccs []argEnvOcc // see argEnvOccurrences
+}
+
+func newSnapshot(u protocol.DocumentURI, version int32, text []byte) *snapshot {
+	p := uriPath(string(u))
+	name := p
+	if name == "" {
+		name = path.Base(string(u))
+	}
+	return &snapshot{uri: u, version: version, text: text, path: p, name: name}
+}
+
+// analysis parses the snapshot (once).
+func (s *snapshot) analysis() *analysis {
+	s.once.Do(func() {
+		f, diags := parser.Parse(s.name, s.text)
+		s.an = &analysis{file: f, parseDiags: diags, info: check.NewInfo(f), m: Mapper{File: f.Src}}
+	})
+	return s.an
+}
+
+// uriPath is the local path of a file: URI, or "" for other schemes
+// (untitled:, …). go.lsp.dev/uri's Filename panics on those.
+func uriPath(u string) string {
+	if !strings.HasPrefix(u, "file:") {
+		return ""
+	}
+	parsed, err := url.Parse(u)
+	if err != nil || parsed.Path == "" {
+		return ""
+	}
+	p := parsed.Path
+	// file:///c:/x on Windows.
+	if len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+		p = p[1:]
+	}
+	return p
+}
+
+// textChange is a content change as sent by the client. Range is a
+// pointer: protocol.TextDocumentContentChangeEvent has a value, which
+// cannot tell a whole-document change from an insertion at 0:0.
+type textChange struct {
+	Range *protocol.Range `json:"range,omitempty"`
+	Text  string          `json:"text"`
+}
+
+// didChangeParams are textDocument/didChange's params with raw changes.
+type didChangeParams struct {
+	TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
+	ContentChanges []textChange                             `json:"contentChanges"`
+}
+
+// applyChanges applies content changes in order to text. A range outside
+// the text is clamped to it, and reported in the error (the changes are
+// still all applied).
+func applyChanges(text []byte, changes []textChange) ([]byte, error) {
+	var err error
+	for _, c := range changes {
+		if c.Range == nil {
+			text = []byte(c.Text)
+			continue
+		}
+		m := Mapper{File: source.NewFile("", text)}
+		start, ok1 := m.Offset(c.Range.Start)
+		end, ok2 := m.Offset(c.Range.End)
+		if !ok1 || !ok2 || end < start {
+			err = fmt.Errorf("change range %v is outside the document", *c.Range)
+			end = max(end, start)
+		}
+		out := make([]byte, 0, len(text)-(end-start)+len(c.Text))
+		out = append(out, text[:start]...)
+		out = append(out, c.Text...)
+		text = append(out, text[end:]...)
+	}
+	return text, err
+}

@@ -1,0 +1,369 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/check"
+	"github.com/lobsterdev/lobster/lang/commands"
+	"github.com/lobsterdev/lobster/lang/parser"
+)
+
+// resultFields are the fields of a step result (workflow-files.md §3.1), in
+// the order completion offers them, with what each holds.
+var resultFields = []struct{ name, doc string }{
+	{"stdout", "the step's output as a string (a shell's stdout untrimmed, trailing newline included)"},
+	{"json", "the output parsed as JSON (`undefined` when it is not JSON); paths walk into it: `.json.items.0.name`"},
+	{"approved", "`true` once the approval gate was approved (a rejection stops the run before anything is stored)"},
+	{"approvedBy", "who approved the gate (`LOBSTER_APPROVAL_APPROVED_BY`)"},
+	{"initiatedBy", "who started the run, for an approval gate"},
+	{"subject", "the subject an input step showed"},
+	{"response", "the validated response of an input step"},
+	{"skipped", "`true` when the step's condition was false"},
+	{"error", "`true` when the step failed under `on_error: continue` or `skip_rest`"},
+	{"errorMessage", "the failure's message under `on_error: continue` or `skip_rest`"},
+}
+
+func fieldDoc(name string) string {
+	for _, f := range resultFields {
+		if f.name == name {
+			return f.doc
+		}
+	}
+	return ""
+}
+
+func hover(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) (any, error) {
+	an := doc.analysis()
+	var p protocol.HoverParams
+	off, err := positionParams(an, raw, &p)
+	if err != nil {
+		return nil, err
+	}
+	t := an.targetAt(off)
+	var md string
+	switch t.kind {
+	case stepDecl:
+		md = an.stepHover(t.step)
+	case stepRefID:
+		md = an.refHover(t)
+	case stepRefField:
+		md = an.refFieldHover(t)
+	case argDecl, argRef, argEnv:
+		md = an.argHover(t)
+	case stageName:
+		md = commandHover(t.name)
+	case stageFlag:
+		md = flagHover(t.stage, t.name)
+	case keyTarget:
+		md = keyHover(t.objCtx, t.name)
+	}
+	if md == "" {
+		return nil, nil
+	}
+	r := an.m.Range(t.span)
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &r}, nil
+}
+
+// stepKind names what a step does (workflow-files.md §2.2).
+func stepKind(st *ast.Step) string {
+	switch {
+	case st.Run != nil || st.Command != nil:
+		return "shell step"
+	case st.Pipeline != nil:
+		return "pipeline step"
+	case st.Workflow != nil:
+		return "sub-workflow step"
+	case st.Parallel != nil:
+		return "parallel step"
+	case st.ForEach != nil:
+		return "for_each loop"
+	case st.Input != nil:
+		return "input step"
+	case st.Approval != nil:
+		return "approval step"
+	}
+	return "step"
+}
+
+// scalarText is the text of a field's string value, or "".
+func scalarText(f *ast.Field) string {
+	if f == nil {
+		return ""
+	}
+	if sc := ast.ScalarOf(f.Value); sc != nil {
+		return sc.Text
+	}
+	return ""
+}
+
+// withArgDefaults replaces each ${arg} of text by the arg's default, as a
+// run without --args-json would (references are found with parser.ScanText,
+// the runtime's scanner).
+func (an *analysis) withArgDefaults(text string) string {
+	var b strings.Builder
+	last := 0
+	for r := range parser.ScanText(text) {
+		if r.Kind != parser.ArgText {
+			continue
+		}
+		if v, ok := an.info.ArgDefaultText(r.Name); ok {
+			b.WriteString(text[last:r.Start])
+			b.WriteString(v)
+			last = r.End
+		}
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+func (an *analysis) stepHover(si *check.StepInfo) string {
+	if si == nil {
+		return ""
+	}
+	st := si.Step
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** `%s`", stepKind(st), si.ID)
+	if si.Parent != nil {
+		rel := "sub-step of"
+		if si.Parent.Step.Parallel != nil {
+			rel = "branch of"
+		}
+		fmt.Fprintf(&b, " (%s `%s`)", rel, si.Parent.ID)
+	}
+	b.WriteString("\n")
+	code := func(lang, label, text string) {
+		if text == "" {
+			return
+		}
+		text = strings.TrimRight(an.withArgDefaults(text), "\n")
+		fmt.Fprintf(&b, "\n%s:\n```%s\n%s\n```\n", label, lang, text)
+	}
+	switch {
+	case st.Run != nil:
+		code("sh", "runs (args at their defaults)", scalarText(st.Run))
+	case st.Command != nil:
+		code("sh", "runs (args at their defaults)", scalarText(st.Command))
+	case st.Pipeline != nil:
+		code("", "pipeline (args at their defaults)", scalarText(st.Pipeline))
+	case st.Workflow != nil:
+		fmt.Fprintf(&b, "\nruns the workflow `%s`\n", an.withArgDefaults(scalarText(st.Workflow)))
+	case st.ForEach != nil:
+		fmt.Fprintf(&b, "\nfor each item of `%s` (as `$%s`, index `$%s`)\n", scalarText(st.ForEach), si.ItemVar, si.IndexVar)
+	}
+	var facts []string
+	if st.Stdin != nil {
+		facts = append(facts, fmt.Sprintf("stdin: `%s`", oneLine(an.fieldText(st.Stdin))))
+	}
+	if si.HasGate() {
+		prompt := ""
+		if sc, ok := ast.Resolve(st.Approval.Value).(*ast.Scalar); ok && sc.Kind == ast.String && sc.Text != "required" {
+			prompt = sc.Text
+		} else if ap, ok := st.Approval.Value.(*ast.Approval); ok {
+			prompt = scalarText(ap.Prompt)
+		}
+		if prompt == "" {
+			prompt = "Approve " + si.ID + "?"
+		}
+		facts = append(facts, fmt.Sprintf("approval gate: %q", prompt))
+	}
+	if si.IsInput() {
+		facts = append(facts, "input gate: halts for a response ($"+si.ID+".response)")
+	}
+	for _, c := range []*ast.Field{st.When, st.Condition} {
+		if c != nil {
+			facts = append(facts, fmt.Sprintf("%s: `%s`", c.Name(), oneLine(an.fieldText(c))))
+		}
+	}
+	if st.OnError != nil {
+		facts = append(facts, "on_error: "+an.fieldText(st.OnError))
+	}
+	if st.Retry != nil {
+		facts = append(facts, "retried (retry)")
+	}
+	if st.TimeoutMs != nil {
+		facts = append(facts, "timeout_ms: "+an.fieldText(st.TimeoutMs))
+	}
+	if len(facts) > 0 {
+		b.WriteString("\n")
+		for _, f := range facts {
+			fmt.Fprintf(&b, "- %s\n", f)
+		}
+	}
+	return b.String()
+}
+
+// fieldText is a field's string value, or its value as written.
+func (an *analysis) fieldText(f *ast.Field) string {
+	if sc := ast.ScalarOf(f.Value); sc != nil {
+		return sc.Text
+	}
+	return an.file.Src.TextOf(ast.SpanOf(f.Value))
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+var visibilityNotes = map[check.Visibility]string{
+	check.Unknown:       "no step, branch, sub-step or loop variable has this id",
+	check.Self:          "this is the step itself: its result does not exist yet",
+	check.Later:         "this step runs later: its result does not exist yet here",
+	check.OutOfScope:    "a sub-step or loop variable is visible only inside its loop",
+	check.SiblingBranch: "another branch of the same parallel step: branches run concurrently",
+}
+
+func (an *analysis) refHover(t target) string {
+	var note string
+	if t.site != nil {
+		note = visibilityNotes[an.info.ResolveSite(t.site, t.name).Visibility]
+	}
+	if t.step == nil {
+		if note == "" {
+			return ""
+		}
+		return fmt.Sprintf("`$%s`: %s", t.name, note)
+	}
+	var md string
+	if t.loopVar {
+		what := "the current item"
+		if t.name == t.step.IndexVar {
+			what = "the 0-based index of the current item"
+		}
+		md = fmt.Sprintf("**loop variable** `$%s`: %s of the for_each loop `%s`\n", t.name, what, t.step.ID)
+	} else {
+		md = an.stepHover(t.step)
+	}
+	if note != "" {
+		md += "\n⚠ " + note + "\n"
+	}
+	return md
+}
+
+func (an *analysis) refFieldHover(t target) string {
+	path := []string{}
+	for _, seg := range t.ref.Path[:t.seg+1] {
+		path = append(path, seg.Name)
+	}
+	expr := "$" + t.ref.ID + "." + strings.Join(path, ".")
+	if t.seg == 0 {
+		doc := fieldDoc(t.name)
+		if doc == "" {
+			return fmt.Sprintf("`%s`: a step result has no field %q (fields: stdout, json, approved, approvedBy, initiatedBy, subject, response, skipped, error, errorMessage)", expr, t.name)
+		}
+		target := "step `" + t.ref.ID + "`"
+		if t.step != nil {
+			target = stepKind(t.step.Step) + " `" + t.ref.ID + "`"
+		}
+		return fmt.Sprintf("`%s`: %s\n\nof the %s", expr, doc, target)
+	}
+	return fmt.Sprintf("`%s`: walks into `%s` (a key or an array index; a missing one is `undefined`)", expr, "$"+t.ref.ID+"."+strings.Join(path[:len(path)-1], "."))
+}
+
+func (an *analysis) argHover(t target) string {
+	name := t.name
+	if t.arg != nil {
+		name = t.arg.Name()
+	} else if t.kind == argEnv {
+		return fmt.Sprintf("`%s`: no declared arg sets this variable (args set `LOBSTER_ARG_<NAME>`: the name upper-cased, other characters as `_`)", t.name)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**arg** `%s`\n", name)
+	if t.arg == nil {
+		b.WriteString("\nnot declared under `args:`: `${" + name + "}` is replaced only when a value is passed\n")
+		return b.String()
+	}
+	if def, ok := t.arg.Value.(*ast.ArgDef); ok {
+		if d := scalarText(def.Description); d != "" {
+			fmt.Fprintf(&b, "\n%s\n", d)
+		}
+		if def.Default != nil {
+			if v, ok := an.info.ArgDefaultText(name); ok {
+				fmt.Fprintf(&b, "\ndefault: `%s`\n", v)
+			} else {
+				b.WriteString("\ndefault: a list or mapping (use `LOBSTER_ARGS_JSON` for structured values)\n")
+			}
+		} else {
+			b.WriteString("\nno default: `${" + name + "}` has a value only when one is passed\n")
+		}
+	}
+	if env := check.ArgEnvName(name); env != "" {
+		fmt.Fprintf(&b, "\nin the environment as `%s%s` (the name upper-cased, other characters as `_`), and in `LOBSTER_ARGS_JSON`\n", argEnvPrefix, env)
+	} else {
+		b.WriteString("\nno `LOBSTER_ARG_` variable: the name has no letter or digit\n")
+	}
+	return b.String()
+}
+
+func commandHover(name string) string {
+	c, ok := commands.Lookup(name)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** — %s\n", c.Name, c.Summary)
+	if c.Help != "" {
+		fmt.Fprintf(&b, "\n%s\n", c.Help)
+	}
+	if len(c.Flags) > 0 {
+		b.WriteString("\nflags:\n")
+		for _, f := range c.Flags {
+			fmt.Fprintf(&b, "- `--%s` (%s)", f.Name, f.Type)
+			if f.Description != "" {
+				fmt.Fprintf(&b, ": %s", f.Description)
+			}
+			b.WriteString("\n")
+		}
+	}
+	if c.Effect != commands.None {
+		fmt.Fprintf(&b, "\nside effects: %s\n", c.Effect)
+	}
+	return b.String()
+}
+
+func flagHover(st *ast.Stage, name string) string {
+	if st == nil || st.Name == nil {
+		return ""
+	}
+	c, ok := commands.Lookup(st.Name.Text)
+	if !ok {
+		return ""
+	}
+	f := c.Flag(name)
+	if f == nil {
+		return fmt.Sprintf("`%s` has no flag `--%s`", c.Name, name)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**--%s** (%s) of `%s`\n", f.Name, f.Type, c.Name)
+	if f.Description != "" {
+		fmt.Fprintf(&b, "\n%s\n", f.Description)
+	}
+	if len(f.Values) > 0 {
+		fmt.Fprintf(&b, "\nvalues: %s\n", strings.Join(f.Values, ", "))
+	}
+	if f.HasDefault {
+		fmt.Fprintf(&b, "\ndefault: `%s`\n", f.Default)
+	}
+	if f.Required {
+		b.WriteString("\nrequired\n")
+	}
+	return b.String()
+}
+
+func keyHover(def, key string) string {
+	if def == "" {
+		return ""
+	}
+	kd, ok := loadSchemaDocs().key(def, key)
+	if !ok {
+		return ""
+	}
+	md := fmt.Sprintf("**%s**\n\n%s", key, kd.Description)
+	if len(kd.Enum) > 0 {
+		md += "\n\nvalues: " + strings.Join(kd.Enum, ", ")
+	}
+	return md
+}

@@ -1,0 +1,347 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// Version is the server's version, reported in initialize.
+const Version = "0.1.0"
+
+// Options configure a [Server].
+type Options struct {
+	// Debounce is how long the server waits after a change before it
+	// checks the document; changes that arrive meanwhile are checked
+	// together, and only the latest version is published.
+	Debounce time.Duration
+	// Log receives the server's log (never standard output, which carries
+	// the protocol); nil discards it.
+	Log io.Writer
+	// Shellcheck is the shellcheck program the checker runs on shell
+	// text; "" turns it off. The client may set it with the
+	// initializationOptions {"shellcheck": "PATH"|"off"}.
+	Shellcheck string
+}
+
+// DefaultDebounce is the default of [Options.Debounce].
+const DefaultDebounce = 5 * time.Millisecond
+
+// Serve runs a language server on rwc until the client sends exit or the
+// connection ends. It reports whether shutdown was received before, which
+// decides the exit code of the process (0 after shutdown, else 1).
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (shutdown bool) {
+	s := NewServer(opts)
+	conn := jsonrpc2.NewConn(newStream(rwc, s.log))
+	s.conn = conn
+	conn.Go(ctx, s.Handle)
+	select {
+	case <-conn.Done():
+	case <-s.exit:
+	case <-ctx.Done():
+	}
+	s.stop()
+	return s.shutdownReceived()
+}
+
+// Server is the Lobster language server: the state of one connection.
+type Server struct {
+	opts Options
+	log  *log.Logger
+	conn jsonrpc2.Conn
+
+	mu          sync.Mutex
+	initialized bool
+	shutdown    bool
+	docs        map[protocol.DocumentURI]*snapshot
+	workers     map[protocol.DocumentURI]*diagWorker
+	lastDiags   map[protocol.DocumentURI]checked
+	pending     map[jsonrpc2.ID]context.CancelFunc
+
+	publishMu sync.Mutex // orders publications against closes
+	exit      chan struct{}
+	exitOnce  sync.Once
+	done      chan struct{} // closed when the server stops
+	stopOnce  sync.Once
+}
+
+// NewServer returns a server that is not connected yet.
+func NewServer(opts Options) *Server {
+	w := opts.Log
+	if w == nil {
+		w = io.Discard
+	}
+	return &Server{
+		opts:      opts,
+		log:       log.New(w, "lobster-lsp: ", log.LstdFlags|log.Lmicroseconds),
+		docs:      map[protocol.DocumentURI]*snapshot{},
+		workers:   map[protocol.DocumentURI]*diagWorker{},
+		lastDiags: map[protocol.DocumentURI]checked{},
+		pending:   map[jsonrpc2.ID]context.CancelFunc{},
+		exit:      make(chan struct{}),
+		done:      make(chan struct{}),
+	}
+}
+
+func (s *Server) stop() {
+	s.stopOnce.Do(func() { close(s.done) })
+}
+
+func (s *Server) shutdownReceived() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.shutdown
+}
+
+// A requestFunc computes the result of a request on a document.
+type requestFunc func(ctx context.Context, s *Server, doc *snapshot, params json.RawMessage) (any, error)
+
+// requests are the document requests the server answers. Each runs in its
+// own goroutine on the snapshot current when the request arrived, so it
+// sees every change sent before it.
+var requests = map[string]requestFunc{
+	"textDocument/hover":               hover,
+	"textDocument/completion":          completion,
+	"textDocument/definition":          definition,
+	"textDocument/references":          references,
+	"textDocument/documentHighlight":   documentHighlight,
+	"textDocument/prepareRename":       prepareRename,
+	"textDocument/rename":              rename,
+	"textDocument/documentSymbol":      documentSymbols,
+	"textDocument/documentLink":        documentLinks,
+	"textDocument/codeAction":          codeActions,
+	"textDocument/foldingRange":        foldingRanges,
+	"textDocument/semanticTokens/full": semanticTokensFull,
+	"textDocument/inlayHint":           inlayHints,
+}
+
+// errNotInitialized is the reply to a request before initialize.
+var errNotInitialized = jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized")
+
+// Handle is the connection's jsonrpc2 handler. Notifications are handled
+// at once, in the order they arrive; requests are answered concurrently,
+// each on the documents as they were when it arrived.
+func (s *Server) Handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	call, isCall := req.(*jsonrpc2.Call)
+	if !isCall {
+		s.notification(ctx, req.Method(), req.Params())
+		return nil
+	}
+	method := req.Method()
+	var once sync.Once
+	replyOnce := func(result any, err error) {
+		once.Do(func() {
+			if err := reply(ctx, result, err); err != nil {
+				s.log.Printf("%s: replying: %v", method, err)
+			}
+		})
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Printf("%s: panic: %v\n%s", method, r, debug.Stack())
+			replyOnce(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", method, r))
+		}
+	}()
+
+	switch method {
+	case "initialize":
+		replyOnce(s.initialize(req.Params()))
+		return nil
+	case "shutdown":
+		s.mu.Lock()
+		s.shutdown = true
+		s.mu.Unlock()
+		replyOnce(nil, nil)
+		return nil
+	}
+	s.mu.Lock()
+	initialized, shutdown := s.initialized, s.shutdown
+	s.mu.Unlock()
+	if !initialized {
+		replyOnce(nil, errNotInitialized)
+		return nil
+	}
+	if shutdown {
+		replyOnce(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shutting down"))
+		return nil
+	}
+	fn, ok := requests[method]
+	if !ok {
+		replyOnce(nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not supported: %s", method))
+		return nil
+	}
+	var p struct {
+		TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
+	}
+	if err := json.Unmarshal(req.Params(), &p); err != nil {
+		replyOnce(nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", method, err))
+		return nil
+	}
+	doc := s.snapshot(p.TextDocument.URI)
+	if doc == nil {
+		replyOnce(nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: document %s is not open", method, p.TextDocument.URI))
+		return nil
+	}
+	reqCtx, cancel := context.WithCancel(ctx)
+	id := call.ID()
+	s.mu.Lock()
+	s.pending[id] = cancel
+	s.mu.Unlock()
+	go func() {
+		defer func() {
+			s.mu.Lock()
+			delete(s.pending, id)
+			s.mu.Unlock()
+			cancel()
+			if r := recover(); r != nil {
+				s.log.Printf("%s: panic: %v\n%s", method, r, debug.Stack())
+				replyOnce(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", method, r))
+			}
+		}()
+		result, err := fn(reqCtx, s, doc, req.Params())
+		if reqCtx.Err() != nil && ctx.Err() == nil {
+			replyOnce(nil, protocol.ErrRequestCancelled)
+			return
+		}
+		replyOnce(result, err)
+	}()
+	return nil
+}
+
+// notification handles one notification. A panic is logged, never fatal.
+func (s *Server) notification(ctx context.Context, method string, params json.RawMessage) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Printf("%s: panic: %v\n%s", method, r, debug.Stack())
+		}
+	}()
+	if method == "exit" {
+		s.exitOnce.Do(func() { close(s.exit) })
+		return
+	}
+	if method == "$/cancelRequest" {
+		var p struct {
+			ID jsonrpc2.ID `json:"id"`
+		}
+		if err := json.Unmarshal(params, &p); err == nil {
+			s.mu.Lock()
+			cancel := s.pending[p.ID]
+			s.mu.Unlock()
+			if cancel != nil {
+				cancel()
+			}
+		}
+		return
+	}
+	s.mu.Lock()
+	ready := s.initialized && !s.shutdown
+	s.mu.Unlock()
+	if !ready {
+		return
+	}
+	var err error
+	switch method {
+	case "textDocument/didOpen":
+		var p protocol.DidOpenTextDocumentParams
+		if err = json.Unmarshal(params, &p); err == nil {
+			s.open(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text))
+		}
+	case "textDocument/didChange":
+		var p didChangeParams
+		if err = json.Unmarshal(params, &p); err == nil {
+			err = s.change(p)
+		}
+	case "textDocument/didSave":
+		var p protocol.DidSaveTextDocumentParams
+		if err = json.Unmarshal(params, &p); err == nil {
+			s.saved(p.TextDocument.URI)
+		}
+	case "textDocument/didClose":
+		var p protocol.DidCloseTextDocumentParams
+		if err = json.Unmarshal(params, &p); err == nil {
+			s.close(ctx, p.TextDocument.URI)
+		}
+	}
+	if err != nil {
+		s.log.Printf("%s: %v", method, err)
+	}
+}
+
+// snapshot is the current snapshot of an open document, or nil.
+func (s *Server) snapshot(u protocol.DocumentURI) *snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.docs[u]
+}
+
+func (s *Server) open(u protocol.DocumentURI, version int32, text []byte) {
+	s.mu.Lock()
+	s.docs[u] = newSnapshot(u, version, text)
+	s.mu.Unlock()
+	s.scheduleDiagnostics(u)
+	s.recheckParents(u)
+}
+
+func (s *Server) change(p didChangeParams) error {
+	u := p.TextDocument.URI
+	s.mu.Lock()
+	old := s.docs[u]
+	if old == nil {
+		s.mu.Unlock()
+		return fmt.Errorf("change to %s, which is not open", u)
+	}
+	if p.TextDocument.Version != 0 && p.TextDocument.Version < old.version {
+		s.mu.Unlock()
+		return fmt.Errorf("change to %s: version %d is older than %d; ignored", u, p.TextDocument.Version, old.version)
+	}
+	text, err := applyChanges(old.text, p.ContentChanges)
+	s.docs[u] = newSnapshot(u, p.TextDocument.Version, text)
+	s.mu.Unlock()
+	s.scheduleDiagnostics(u)
+	s.recheckParents(u)
+	return err
+}
+
+func (s *Server) saved(u protocol.DocumentURI) {
+	if s.snapshot(u) != nil {
+		s.scheduleDiagnostics(u)
+	}
+	s.recheckParents(u)
+}
+
+func (s *Server) close(ctx context.Context, u protocol.DocumentURI) {
+	s.mu.Lock()
+	delete(s.docs, u)
+	delete(s.lastDiags, u)
+	w := s.workers[u]
+	delete(s.workers, u)
+	s.mu.Unlock()
+	if w != nil {
+		close(w.stop)
+	}
+	s.publishMu.Lock()
+	defer s.publishMu.Unlock()
+	s.publish(ctx, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
+}
+
+// publish sends diagnostics to the client.
+func (s *Server) publish(ctx context.Context, p *protocol.PublishDiagnosticsParams) {
+	if s.conn == nil {
+		return
+	}
+	if err := s.conn.Notify(ctx, "textDocument/publishDiagnostics", p); err != nil && !errors.Is(err, context.Canceled) {
+		s.log.Printf("publishing diagnostics for %s: %v", p.URI, err)
+	}
+}
+
+// Logf writes to the server's log.
+func (s *Server) Logf(format string, args ...any) { s.log.Printf(format, args...) }

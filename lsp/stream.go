@@ -1,0 +1,111 @@
+package lsp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// maxMessage bounds the size of one message (a document of
+// parser.MaxFileSize, JSON-escaped, with room to spare).
+const maxMessage = 64 << 20
+
+// stream is a jsonrpc2.Stream with LSP's Content-Length framing that
+// survives a message that is not JSON-RPC: it logs it and reads the next
+// one (jsonrpc2's own stream would end the connection).
+type stream struct {
+	rwc io.ReadWriteCloser
+	in  *bufio.Reader
+	log *log.Logger
+	mu  sync.Mutex // serialises writes
+}
+
+func newStream(rwc io.ReadWriteCloser, logger *log.Logger) *stream {
+	return &stream{rwc: rwc, in: bufio.NewReader(rwc), log: logger}
+}
+
+// Read reads the next well-formed message.
+func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	var total int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, total, err
+		}
+		data, n, err := s.readFrame()
+		total += n
+		if err != nil {
+			return nil, total, err
+		}
+		msg, err := jsonrpc2.DecodeMessage(data)
+		if err != nil {
+			s.log.Printf("ignoring a malformed message (%d bytes): %v", len(data), err)
+			continue
+		}
+		return msg, total, nil
+	}
+}
+
+// readFrame reads one header block and its body.
+func (s *stream) readFrame() ([]byte, int64, error) {
+	var total int64
+	length := -1
+	for {
+		line, err := s.in.ReadString('\n')
+		total += int64(len(line))
+		if err != nil {
+			return nil, total, err
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			if length < 0 {
+				continue // blank lines between messages
+			}
+			break
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			return nil, total, fmt.Errorf("invalid header line %q", line)
+		}
+		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			n, err := strconv.Atoi(strings.TrimSpace(value))
+			if err != nil || n < 0 || n > maxMessage {
+				return nil, total, fmt.Errorf("invalid Content-Length %q", value)
+			}
+			length = n
+		}
+	}
+	data := make([]byte, length)
+	n, err := io.ReadFull(s.in, data)
+	total += int64(n)
+	return data, total, err
+}
+
+// Write writes one message with its header.
+func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	data, err := json.Marshal(msg)
+	if err != nil {
+		return 0, fmt.Errorf("marshaling message: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, err := fmt.Fprintf(s.rwc, "Content-Length: %d\r\n\r\n", len(data))
+	if err != nil {
+		return int64(n), err
+	}
+	m, err := s.rwc.Write(data)
+	return int64(n + m), err
+}
+
+// Close closes the underlying connection.
+func (s *stream) Close() error { return s.rwc.Close() }
