@@ -10,9 +10,12 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,8 +67,8 @@ func runCase(t *testing.T, path string) {
 	for _, f := range ar.Files {
 		files[f.Name] = f.Data
 	}
-	var args []string
-	if err := json.Unmarshal(files["cmd"], &args); err != nil {
+	seq, single, err := parseCmd(files["cmd"])
+	if err != nil {
 		t.Fatalf("cmd: %v", err)
 	}
 	work := t.TempDir()
@@ -80,20 +83,46 @@ func runCase(t *testing.T, path string) {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(lobster, args...)
-	cmd.Dir = work
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "LOBSTER_STATE_DIR=" + filepath.Join(work, ".state")}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
+	stateDir := filepath.Join(work, ".state")
+	var transcript strings.Builder
+	var stderr bytes.Buffer
 	code := 0
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
+	var token, id string
+	for _, c := range seq {
+		args := make([]string, len(c.Args))
+		for i, a := range c.Args {
+			args[i] = strings.NewReplacer("$TOKEN", token, "$ID", id).Replace(a)
+		}
+		cmd := exec.Command(lobster, args...)
+		cmd.Dir = work
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "LOBSTER_STATE_DIR=" + stateDir}
+		for k, v := range c.Env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		var stdout bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err = cmd.Run()
+		code = 0
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			code = exit.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if tok, i := pauseIDs(stdout.Bytes()); tok != "" {
+			token, id = tok, i
+		}
+		out := strings.ReplaceAll(stdout.String(), work, "$WORK")
+		if single {
+			transcript.WriteString(out)
+			continue
+		}
+		fmt.Fprintf(&transcript, "$ lobster %s\n[exit %d]\n%s", strings.Join(c.Args, " "), code, normalizeIDs(out))
 	}
-	gotOut := strings.ReplaceAll(stdout.String(), work, "$WORK")
+	if !single {
+		transcript.WriteString("$ ls .state\n" + listState(stateDir))
+	}
+	gotOut := transcript.String()
 	gotExit := strconv.Itoa(code)
 
 	prefix := "want/"
@@ -120,4 +149,77 @@ func runCase(t *testing.T, path string) {
 	if want := string(files[prefix+"stdout"]); gotOut != want {
 		t.Errorf("stdout (%s):\n%s\nwant:\n%s\nstderr:\n%s", prefix, gotOut, want, stderr.String())
 	}
+}
+
+// A step of a case: one lobster command line with extra environment.
+// Arguments may name the last pause's token and approval id as $TOKEN and
+// $ID.
+type step struct {
+	Args []string          `json:"args"`
+	Env  map[string]string `json:"env"`
+}
+
+// parseCmd reads a case's cmd: one command line (a JSON array of strings)
+// or a sequence of steps, whose stdout is a transcript with tokens and
+// ids normalised and the state directory listed at the end.
+func parseCmd(data []byte) (seq []step, single bool, err error) {
+	var args []string
+	if json.Unmarshal(data, &args) == nil {
+		return []step{{Args: args}}, true, nil
+	}
+	err = json.Unmarshal(data, &seq)
+	return seq, false, err
+}
+
+// pauseIDs are the resume token and approval id of a paused run's
+// envelope, if it is one.
+func pauseIDs(stdout []byte) (token, id string) {
+	var env struct {
+		RequiresApproval *struct{ ResumeToken, ApprovalID string } `json:"requiresApproval"`
+		RequiresInput    *struct{ ResumeToken string }             `json:"requiresInput"`
+	}
+	if json.Unmarshal(stdout, &env) != nil {
+		return "", ""
+	}
+	switch {
+	case env.RequiresApproval != nil:
+		return env.RequiresApproval.ResumeToken, env.RequiresApproval.ApprovalID
+	case env.RequiresInput != nil:
+		return env.RequiresInput.ResumeToken, ""
+	}
+	return "", ""
+}
+
+var (
+	tokenField = regexp.MustCompile(`"resumeToken": "[A-Za-z0-9_-]+"`)
+	idField    = regexp.MustCompile(`"approvalId": "[0-9a-f]{8}"`)
+	idText     = regexp.MustCompile(`Approval ID \\"[0-9a-f]{8}\\"`)
+	uuid       = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	approvalID = regexp.MustCompile(`^approval_[0-9a-f]{8}\.json$`)
+)
+
+// normalizeIDs replaces what differs between runs: tokens and ids.
+func normalizeIDs(s string) string {
+	s = tokenField.ReplaceAllString(s, `"resumeToken": "<token>"`)
+	s = idField.ReplaceAllString(s, `"approvalId": "<id>"`)
+	return idText.ReplaceAllString(s, `Approval ID \"<id>\"`)
+}
+
+// listState lists the state directory, one normalised name per line, a
+// claimed state marked as a tombstone.
+func listState(dir string) string {
+	entries, _ := os.ReadDir(dir)
+	var lines []string
+	for _, e := range entries {
+		name := uuid.ReplaceAllString(e.Name(), "<uuid>")
+		if approvalID.MatchString(name) {
+			name = "approval_<id>.json"
+		}
+		if data, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && bytes.Contains(data, []byte("lobster.consumed-resume-state.v1")) {
+			name += " (tombstone)"
+		}
+		lines = append(lines, name+"\n")
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "")
 }

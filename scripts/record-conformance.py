@@ -7,7 +7,14 @@ Each case in conformance/cases/*.txtar holds the files of a run and a `cmd`
 file: the lobster command line as a JSON array. This script copies the files
 into a fresh temporary directory, runs the reference there with that command
 line and writes its exit code and normalised stdout back into the case as
-`want/exit` and `want/stdout` (the temporary directory becomes $WORK). A case
+`want/exit` and `want/stdout` (the temporary directory becomes $WORK).
+
+`cmd` may instead be a sequence of steps, {"args": [...], "env": {...}}, for
+pause and resume round trips: arguments $TOKEN and $ID stand for the last
+pause's resume token and approval id; stdout is then a transcript of every
+step (command line, exit code, output with tokens and ids normalised),
+ending with a listing of the state directory, and want/exit is the last
+step's exit code. conformance_test.go builds the same transcript. A case
 with a `deliberate` file keeps its own `ours/stdout` and `ours/exit`: our
 expected output where we differ on purpose; the reference's is still
 recorded next to it. Nothing of the reference is copied, only its outputs.
@@ -27,11 +34,51 @@ def parse(text):
 def unparse(comment, files):
     return comment + "".join(f"-- {name} --\n{body}" for name, body in files)
 
+TOKEN_FIELD = re.compile(r'"resumeToken": "[A-Za-z0-9_-]+"')
+ID_FIELD = re.compile(r'"approvalId": "[0-9a-f]{8}"')
+ID_TEXT = re.compile(r'Approval ID \\"[0-9a-f]{8}\\"')
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+APPROVAL_FILE = re.compile(r"^approval_[0-9a-f]{8}\.json$")
+
+def normalize_ids(s):
+    s = TOKEN_FIELD.sub('"resumeToken": "<token>"', s)
+    s = ID_FIELD.sub('"approvalId": "<id>"', s)
+    return ID_TEXT.sub(lambda m: 'Approval ID \\"<id>\\"', s)
+
+def pause_ids(stdout):
+    try:
+        env = json.loads(stdout)
+    except ValueError:
+        return None
+    if not isinstance(env, dict):
+        return None
+    if env.get("requiresApproval"):
+        return env["requiresApproval"].get("resumeToken", ""), env["requiresApproval"].get("approvalId", "")
+    if env.get("requiresInput"):
+        return env["requiresInput"].get("resumeToken", ""), ""
+    return None
+
+def list_state(d):
+    lines = []
+    for name in (os.listdir(d) if os.path.isdir(d) else []):
+        shown = UUID.sub("<uuid>", name)
+        if APPROVAL_FILE.match(shown):
+            shown = "approval_<id>.json"
+        try:
+            if "lobster.consumed-resume-state.v1" in open(os.path.join(d, name)).read():
+                shown += " (tombstone)"
+        except OSError:
+            pass
+        lines.append(shown + "\n")
+    return "".join(sorted(lines))
+
 cases = sys.argv[1:] or sorted(glob.glob(os.path.join(root, "conformance", "cases", "*.txtar")))
 for path in cases:
     comment, files = parse(open(path).read())
     files = [(n, b) for n, b in files if not n.startswith("want/")]
     cmd = json.loads(dict(files)["cmd"])
+    single = all(isinstance(a, str) for a in cmd)
+    steps = [{"args": cmd}] if single else cmd
     with tempfile.TemporaryDirectory() as work:
         work = os.path.realpath(work)
         for name, body in files:
@@ -40,9 +87,24 @@ for path in cases:
             full = os.path.join(work, name)
             os.makedirs(os.path.dirname(full), exist_ok=True)
             open(full, "w").write(body)
-        env = {"PATH": os.environ["PATH"], "HOME": work, "LOBSTER_STATE_DIR": os.path.join(work, ".state")}
-        p = subprocess.run(["node", binary] + cmd, cwd=work, env=env, capture_output=True, text=True, timeout=60)
-        out = p.stdout.replace(work, "$WORK")
+        state = os.path.join(work, ".state")
+        token = ident = ""
+        out = ""
+        for step in steps:
+            args = [a.replace("$TOKEN", token).replace("$ID", ident) for a in step["args"]]
+            env = {"PATH": os.environ["PATH"], "HOME": work, "LOBSTER_STATE_DIR": state}
+            env.update(step.get("env", {}))
+            p = subprocess.run(["node", binary] + args, cwd=work, env=env, capture_output=True, text=True, timeout=60)
+            ids = pause_ids(p.stdout)
+            if ids and ids[0]:
+                token, ident = ids
+            text = p.stdout.replace(work, "$WORK")
+            if single:
+                out += text
+            else:
+                out += f"$ lobster {' '.join(step['args'])}\n[exit {p.returncode}]\n{normalize_ids(text)}"
+        if not single:
+            out += "$ ls .state\n" + list_state(state)
     files += [("want/exit", f"{p.returncode}\n"), ("want/stdout", out)]
     open(path, "w").write(unparse(comment, files))
     print(f"{os.path.basename(path)}: exit {p.returncode}", file=sys.stderr)

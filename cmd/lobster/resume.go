@@ -87,7 +87,6 @@ func parseResumeArgs(args []string) (resumeFlags, error) {
 			}
 			f.response = v
 		case "--cancel":
-			f.intents++
 			text := "true"
 			if hasValue {
 				text = value
@@ -98,7 +97,8 @@ func parseResumeArgs(args []string) (resumeFlags, error) {
 			switch strings.ToLower(text) {
 			case "1", "true", "yes", "y":
 				f.cancel = true
-			case "0", "false", "no", "n":
+				f.intents++
+			case "0", "false", "no", "n": // as if not given
 			default:
 				return f, errors.New("resume --cancel must be true or false")
 			}
@@ -183,10 +183,6 @@ func resumeKey(store *state.Store, flags resumeFlags) (string, error) {
 func resume(ctx context.Context, store *state.Store, key string, flags resumeFlags, out runOutput, force <-chan struct{}) (envelope.Result, error) {
 	if flags.cancel {
 		return engine.Cancel(ctx, store, key)
-	}
-	if flags.approve == nil && flags.response == jsvalue.Undefined {
-		// --cancel false: nothing was asked.
-		return envelope.Result{}, errors.New("resume requires --approve yes|no, --response-json, or --cancel")
 	}
 	rs, err := engine.LoadResume(ctx, store, key)
 	if err != nil {

@@ -109,6 +109,8 @@ func (s *Store) Read(ctx context.Context, key string, v any) (found bool, err er
 	switch {
 	case err == nil:
 		defer lock.Unlock()
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil // no store directory yet
 	case !lockUnavailable(err):
 		return false, err
 	}
