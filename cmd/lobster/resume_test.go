@@ -1,0 +1,193 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// lobsterIn runs the lobster command (testscript.Main puts it on PATH) in
+// dir with the state in dir/.state and extra environment.
+func lobsterIn(t *testing.T, dir string, env []string, args ...string) (stdout string, code int) {
+	t.Helper()
+	cmd := exec.Command("lobster", args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "LOBSTER_STATE_DIR="+filepath.Join(dir, ".state"), "GORACE=atexit_sleep_ms=0"), env...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), code
+}
+
+// pause runs the workflow in tool mode and returns its resume token.
+func pause(t *testing.T, dir, file string) string {
+	t.Helper()
+	out, code := lobsterIn(t, dir, nil, "run", "--mode", "tool", file)
+	var env struct {
+		Status           string
+		RequiresApproval struct{ ResumeToken string }
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &env) != nil || env.Status != "needs_approval" {
+		t.Fatalf("run did not pause (exit %d):\n%s", code, out)
+	}
+	return env.RequiresApproval.ResumeToken
+}
+
+const gatedEffect = `steps:
+  - id: gate
+    approval: Go?
+  - id: effect
+    run: echo once >> effects; sleep 0.2
+`
+
+// TestConcurrentResumesRunOnce resumes one token from several processes at
+// once: exactly one continues the run, its side effect happens once, and
+// the others are told the state is gone.
+func TestConcurrentResumesRunOnce(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "w.lobster"), []byte(gatedEffect), 0o644)
+	token := pause(t, dir, "w.lobster")
+	const n = 6
+	var wg sync.WaitGroup
+	codes := make([]int, n)
+	outs := make([]string, n)
+	for i := range n {
+		wg.Go(func() { outs[i], codes[i] = lobsterIn(t, dir, nil, "resume", "--token", token, "--approve", "yes") })
+	}
+	wg.Wait()
+	ok := 0
+	for i := range n {
+		switch {
+		case codes[i] == 0:
+			ok++
+		case codes[i] == 1 && strings.Contains(outs[i], "Workflow resume state not found"):
+		default:
+			t.Errorf("resume %d: exit %d\n%s", i, codes[i], outs[i])
+		}
+	}
+	effects, _ := os.ReadFile(filepath.Join(dir, "effects"))
+	if ok != 1 || string(effects) != "once\n" {
+		t.Errorf("%d resumes continued, effects %q; want exactly one", ok, effects)
+	}
+}
+
+// TestResumeRefusesChangedWorkflow is deliberate difference 6: a file
+// edited since the pause is not resumed unless --allow-changed is given,
+// and the refusal names the changed steps and leaves the token usable.
+func TestResumeRefusesChangedWorkflow(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "w.lobster")
+	os.WriteFile(file, []byte(gatedEffect), 0o644)
+	token := pause(t, dir, "w.lobster")
+	// A comment and new quoting change nothing; a new command does.
+	os.WriteFile(file, []byte("# reviewed\n"+gatedEffect), 0o644)
+	os.WriteFile(file, []byte(strings.Replace(gatedEffect, "echo once", "echo changed", 1)+"  - id: extra\n    run: \"true\"\n"), 0o644)
+	out, code := lobsterIn(t, dir, nil, "resume", "--token", token, "--approve", "yes")
+	if code != 2 || !strings.Contains(out, "steps changed: effect; steps added: extra") || !strings.Contains(out, "--allow-changed") {
+		t.Fatalf("changed file: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "effects")); err == nil {
+		t.Fatal("a step ran")
+	}
+	out, code = lobsterIn(t, dir, nil, "resume", "--token", token, "--approve", "yes", "--allow-changed")
+	effects, _ := os.ReadFile(filepath.Join(dir, "effects"))
+	if code != 0 || string(effects) != "changed\n" {
+		t.Fatalf("--allow-changed: exit %d, effects %q\n%s", code, effects, out)
+	}
+}
+
+func TestResumeIgnoresCosmeticEdits(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "w.lobster")
+	os.WriteFile(file, []byte(gatedEffect), 0o644)
+	token := pause(t, dir, "w.lobster")
+	os.WriteFile(file, []byte("# reviewed\n"+strings.Replace(gatedEffect, "approval: Go?", "approval: \"Go?\"  # asked", 1)), 0o644)
+	if out, code := lobsterIn(t, dir, nil, "resume", "--token", token, "--approve", "yes"); code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
+// TestInteractiveGates runs lobster on a terminal: gates ask there instead
+// of pausing, y/yes grants, anything else is "Not approved", and an input
+// step reads one line of JSON.
+func TestInteractiveGates(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "w.lobster"), []byte(`steps:
+  - id: ask
+    input:
+      prompt: Name?
+      responseSchema: {type: object, required: [name]}
+  - id: gate
+    approval: Greet?
+    stdin: $ask.response
+  - id: greet
+    run: echo "hello $NAME"
+    env:
+      NAME: $ask.response.name
+`), 0o644)
+	for _, tc := range []struct {
+		answers  string
+		wantCode int
+		want     string
+	}{
+		{"{\"name\":\"ann\"}\nYes\n", 0, `"hello ann\n"`},
+		{"{\"name\":\"ann\"}\nnope\n", 1, "Error: Not approved"},
+		{"{}\n", 1, "response failed schema validation at /: must have required property 'name'"},
+		{"not json\n", 1, "Input response must be valid JSON"},
+	} {
+		cmd := exec.Command("lobster", "run", "w.lobster")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "LOBSTER_STATE_DIR="+filepath.Join(dir, ".state"), "GORACE=atexit_sleep_ms=0")
+		tty, err := pty.Start(cmd)
+		if err != nil {
+			t.Skipf("no pseudo-terminal: %v", err)
+		}
+		tty.Write([]byte(tc.answers))
+		done := make(chan []byte)
+		go func() {
+			var out bytes.Buffer
+			out.ReadFrom(tty)
+			done <- out.Bytes()
+		}()
+		err = cmd.Wait()
+		tty.Close()
+		var out []byte
+		select {
+		case out = <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("no output")
+		}
+		code := 0
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			code = exit.ExitCode()
+		}
+		text := strings.ReplaceAll(string(out), "\r\n", "\n")
+		if code != tc.wantCode || !strings.Contains(text, tc.want) || !strings.Contains(text, "Name?\nEnter JSON response: ") {
+			t.Errorf("answers %q: exit %d, output:\n%s\nwant exit %d and %q", tc.answers, code, text, tc.wantCode, tc.want)
+		}
+		if tc.wantCode == 0 && !strings.Contains(text, "Greet? [y/N] ") {
+			t.Errorf("no approval prompt:\n%s", text)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, ".state")); len(entries) != 0 {
+		t.Errorf("interactive runs wrote state: %v", entries)
+	}
+}
