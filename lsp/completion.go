@@ -152,8 +152,11 @@ func (an *analysis) complete(off int) []protocol.CompletionItem {
 	}
 	if m := reKeyLine.FindStringSubmatch(prefix); m != nil {
 		col := len(m[1]) + len(m[2])
-		def := an.contextAt(off, col)
-		return an.keyItems(def, an.objectAt(off, col), replace(len(m[3])))
+		def, obj := an.lineContext(off, col)
+		if m[2] != "" {
+			obj = nil // a new list item: a new object
+		}
+		return an.keyItems(def, obj, replace(len(m[3])))
 	}
 	return nil
 }
@@ -249,21 +252,17 @@ func produces(si *check.StepInfo, field string) bool {
 	return false
 }
 
-// contextAt finds the schema definition of the mapping a key written at
-// column col (0-based bytes) of the line of off belongs to, from the lines
-// above: a sibling key at the same column, or the parent key at a smaller
-// one.
+// contextAt is the schema definition of the mapping a key at column col
+// of off's line belongs to (see lineContext).
 func (an *analysis) contextAt(off, col int) string {
 	def, _ := an.lineContext(off, col)
 	return def
 }
 
-// objectAt is the typed object a key at column col of off's line joins.
-func (an *analysis) objectAt(off, col int) *ast.Object {
-	_, obj := an.lineContext(off, col)
-	return obj
-}
-
+// lineContext finds the schema definition of the mapping a key written at
+// column col (0-based bytes) of the line of off belongs to, and the typed
+// object when it exists, from the lines above: a sibling key at the same
+// column, or the parent key at a smaller one.
 func (an *analysis) lineContext(off, col int) (string, *ast.Object) {
 	src := an.file.Src
 	line := src.Pos(off).Line
