@@ -324,8 +324,8 @@ func TestState(t *testing.T) {
 		}
 	}
 	os.WriteFile(filepath.Join(env.StateDir, "bad.json"), []byte("{nope"), 0o600)
-	if _, _, err := runEnv(t, env, "state.get bad"); err == nil {
-		t.Error("state.get of a corrupt file: no error")
+	if _, _, err := runEnv(t, env, "state.get bad"); err == nil || err.Error() != "Expected property name or '}' in JSON at position 1" {
+		t.Errorf("state.get of a corrupt file: %v", err)
 	}
 
 	diff := func(input string) string {

@@ -2,11 +2,11 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
 	"slices"
+	"syscall"
 
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/state"
@@ -39,17 +39,29 @@ func stateGetCommand(ctx context.Context, c *Call) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
-	var raw json.RawMessage
-	found, err := s.Read(ctx, key, &raw)
+	path, err := s.Path(key)
 	if err != nil {
 		return Output{}, err
 	}
-	if !found {
+	lock, err := s.Lock(ctx, key)
+	switch {
+	case err == nil:
+		defer lock.Unlock()
+	case !errors.Is(err, syscall.EACCES) && !errors.Is(err, syscall.EPERM) && !errors.Is(err, syscall.EROFS):
+		return Output{}, err
+	} // else: the lock cannot be created at all; writes are atomic, so read without it
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return Output{Items: []any{nil}}, nil
 	}
-	v, err := jsvalue.Parse(raw)
 	if err != nil {
 		return Output{}, err
+	}
+	v, err := jsvalue.Parse(data)
+	if err != nil {
+		// State is authoritative: a corrupt file is an error, worded as
+		// JSON.parse words it.
+		return Output{}, errors.New(jsonErrorMessage(string(data), err))
 	}
 	return Output{Items: []any{v}}, nil
 }
