@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/lobsterdev/lobster/lang/ast"
-	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/render"
@@ -45,6 +45,11 @@ type Options struct {
 
 	// Now is the clock of state timestamps; nil is time.Now.
 	Now func() time.Time
+
+	// Set for a sub-workflow by its parent step.
+	active        map[string]bool // canonical paths of the files being run, for cycles
+	defaultCwd    string          // the parent step's cwd
+	inComposition bool            // gates cannot pause
 }
 
 // A Terminal is where interactive gates ask: the prompt goes to Out and
@@ -75,6 +80,13 @@ func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error
 	}
 	if r.opts.Now == nil {
 		r.opts.Now = time.Now
+	}
+	if r.opts.active == nil {
+		real, err := filepath.EvalSymlinks(opts.FilePath)
+		if err != nil {
+			real = opts.FilePath
+		}
+		r.opts.active = map[string]bool{real: true}
 	}
 	var steps []*ast.Step
 	if list != nil {
@@ -167,10 +179,17 @@ func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, e
 			}
 			continue
 		}
-		if what := unsupported(step); what != "" {
-			return envelope.Result{}, fmt.Errorf("Workflow step %s: %s is not supported by this runtime yet", id, what)
+		if step.Pipeline != nil && step.Parallel == nil && step.Workflow == nil {
+			return envelope.Result{}, fmt.Errorf("Workflow step %s: a pipeline step is not supported by this runtime yet", id)
 		}
-		record, err := r.execute(ctx, step)
+		var record *jsvalue.Object
+		if step.ForEach != nil {
+			// Loops ignore retry and timeout_ms; on_error applies to
+			// the loop as a whole (recorded from the reference).
+			record, err = r.forEach(ctx, step)
+		} else {
+			record, err = r.execute(ctx, step)
+		}
 		if err != nil {
 			policy := onErrorOf(step.OnError)
 			if policy == "stop" || context.Cause(ctx) != nil || isResumeInvariant(err) {
@@ -200,43 +219,23 @@ func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, e
 	return envelope.Result{Status: envelope.StatusOK, Output: output}, nil
 }
 
-// execute runs a step's execution (a shell command, or nothing for an
-// approval-only step) under its retry and timeout policy.
+// execute runs a step's execution (parallel branches, a sub-workflow, a
+// shell command, or nothing for an approval-only step) under its retry and
+// timeout policy.
 func (r *runner) execute(ctx context.Context, step *ast.Step) (*jsvalue.Object, error) {
 	id := step.IDText()
-	shell := step.Run
-	if shell == nil {
-		shell = step.Command
-	}
-	text := ""
-	if shell != nil {
-		if s := ast.ScalarOf(shell.Value); s != nil {
-			text = s.Text
-		}
-	}
 	// stdin is resolved inside each attempt: a failure there is retried
 	// and subject to on_error, as in the reference.
 	return withRetry(ctx, id, retryOf(step.Retry), timeoutOf(step.TimeoutMs), r.opts.Stderr,
 		func(actx context.Context) (*jsvalue.Object, error) {
-			stdin, err := Stdin(step.Stdin, r.args, r.results)
-			if err != nil {
-				return nil, err
+			switch {
+			case step.Parallel != nil:
+				return r.parallel(actx, step)
+			case step.Workflow != nil:
+				return r.subWorkflow(actx, step)
 			}
-			if js.Trim(text) == "" {
-				return syntheticResult(id, stdin), nil
-			}
-			if err := r.opts.Resume.claim(actx); err != nil {
-				return nil, err
-			}
-			return RunShell(actx, Shell{
-				ID:        id,
-				Text:      render.Template(text, r.args, r.results),
-				Env:       Env(r.base, r.args, r.results, r.w.Env, step.Env),
-				Dir:       Cwd(r.args, step.Cwd, r.w.Cwd),
-				Stdin:     ShellStdin(stdin),
-				MaxOutput: r.maxOutput,
-				Force:     r.opts.Force,
-			})
+			return r.shell(actx, command{id: id, step: step, scope: r.results,
+				env: []*ast.Field{step.Env}, cwd: []*ast.Field{step.Cwd}})
 		})
 }
 
@@ -257,6 +256,9 @@ func (r *runner) approval(ctx context.Context, idx int, id string, c approvalCon
 		}
 		approve(record, r.approver())
 		return envelope.Result{}, false, nil
+	}
+	if r.opts.inComposition {
+		return envelope.Result{}, false, &haltInComposition{"approval"}
 	}
 	saved := r.saved(idx + 1)
 	saved.ApprovalStepID = id
@@ -290,6 +292,9 @@ func (r *runner) input(ctx context.Context, idx int, step *ast.Step) (envelope.R
 		r.store(id, record)
 		r.last = record
 		return envelope.Result{}, false, nil
+	}
+	if r.opts.inComposition {
+		return envelope.Result{}, false, &haltInComposition{"input"}
 	}
 	req := inputRequest(c, subject)
 	saved := r.saved(idx + 1)
@@ -348,21 +353,4 @@ func onErrorOf(f *ast.Field) string {
 		}
 	}
 	return "stop"
-}
-
-// unsupported names what of step this stage of the runtime cannot run, or
-// "".
-func unsupported(step *ast.Step) string {
-	for _, f := range []struct {
-		field *ast.Field
-		what  string
-	}{
-		{step.Pipeline, "a pipeline step"}, {step.Workflow, "a workflow step"}, {step.Parallel, "a parallel step"},
-		{step.ForEach, "a for_each loop"},
-	} {
-		if f.field != nil {
-			return f.what
-		}
-	}
-	return ""
 }

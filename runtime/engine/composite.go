@@ -1,0 +1,398 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/check"
+	"github.com/lobsterdev/lobster/lang/js"
+	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/lang/source"
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/proc"
+	"github.com/lobsterdev/lobster/runtime/render"
+)
+
+// command is one shell command of a step, a loop sub-step or a parallel
+// branch: its text, stdin and env layers, resolved against scope.
+type command struct {
+	id    string
+	step  *ast.Step // run/command and stdin come from here
+	scope render.Results
+	env   []*ast.Field // env layers after the workflow's
+	cwd   []*ast.Field // cwd fields, most specific first, before the workflow's
+}
+
+// shell runs one command: the resume boundary is crossed right before its
+// process starts, after its stdin resolved.
+func (r *runner) shell(ctx context.Context, c command) (*jsvalue.Object, error) {
+	text := shellText(c.step)
+	stdin, err := Stdin(c.step.Stdin, r.args, c.scope)
+	if err != nil {
+		return nil, err
+	}
+	if isBlankText(text) {
+		return syntheticResult(c.id, stdin), nil
+	}
+	if err := r.opts.Resume.claim(ctx); err != nil {
+		return nil, err
+	}
+	return RunShell(ctx, Shell{
+		ID:        c.id,
+		Text:      render.Template(text, r.args, c.scope),
+		Env:       Env(r.base, r.args, c.scope, append([]*ast.Field{r.w.Env}, c.env...)...),
+		Dir:       r.cwd(append(c.cwd, r.w.Cwd)...),
+		Stdin:     ShellStdin(stdin),
+		MaxOutput: r.maxOutput,
+		Force:     r.opts.Force,
+	})
+}
+
+// cwd is the working directory from the first cwd field set, else the
+// default (a sub-workflow's: its parent step's), else the process's.
+func (r *runner) cwd(fields ...*ast.Field) string {
+	if dir := Cwd(r.args, fields...); dir != "" {
+		return dir
+	}
+	return r.opts.defaultCwd
+}
+
+// shellText is a step's run text, else its command text.
+func shellText(step *ast.Step) string {
+	for _, f := range []*ast.Field{step.Run, step.Command} {
+		if f == nil {
+			continue
+		}
+		if s := ast.ScalarOf(f.Value); s != nil && s.Kind == ast.String && !isBlankText(s.Text) {
+			return s.Text
+		}
+	}
+	return ""
+}
+
+// forEach runs a loop step (workflow spec §2.9): its sub-steps in order
+// for each item of the array its expression names, sequentially.
+func (r *runner) forEach(ctx context.Context, step *ast.Step) (*jsvalue.Object, error) {
+	id := step.IDText()
+	items, err := Stdin(step.ForEach, r.args, r.results)
+	if err != nil {
+		return nil, err
+	}
+	list, ok := items.([]any)
+	if !ok {
+		return nil, fmt.Errorf("Workflow step %s for_each: expected array, got %s", id, typeOf(items))
+	}
+	itemVar, indexVar := stringValue(step.ItemVar, "item"), stringValue(step.IndexVar, "index")
+	batch := 1
+	if n, ok := fieldValue(step.BatchSize).(float64); ok && n >= 1 {
+		batch = int(n)
+	}
+	pause, _ := fieldValue(step.PauseMs).(float64)
+	var subs []*ast.Step
+	if step.Steps != nil {
+		if l, ok := step.Steps.Value.(*ast.StepList); ok {
+			subs = l.Steps()
+		}
+	}
+	out := make([]any, 0, len(list))
+	for i, item := range list {
+		if pause > 0 && i > 0 && i%batch == 0 {
+			if err := sleep(ctx, time.Duration(pause*float64(time.Millisecond))); err != nil {
+				return nil, err
+			}
+		}
+		scope := make(render.Results, len(r.results)+len(subs)+2)
+		for k, v := range r.results {
+			scope[k] = v
+		}
+		scope[itemVar] = jsvalue.Obj("json", item, "stdout", textOf(item))
+		scope[indexVar] = jsvalue.Obj("json", float64(i), "stdout", strconv.Itoa(i))
+		iteration := jsvalue.Obj(itemVar, item, indexVar, float64(i))
+		for _, sub := range subs {
+			if err := context.Cause(ctx); err != nil {
+				return nil, err
+			}
+			subID := sub.IDText()
+			cond := sub.When
+			if cond == nil {
+				cond = sub.Condition
+			}
+			ok, err := Condition(cond, scope)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				scope[subID] = jsvalue.Obj("skipped", true)
+				continue
+			}
+			if sub.Pipeline != nil {
+				return nil, fmt.Errorf("Workflow step %s: a pipeline sub-step is not supported by this runtime yet", id)
+			}
+			rec, err := r.shell(ctx, command{id: subID, step: sub, scope: scope,
+				env: []*ast.Field{step.Env, sub.Env}, cwd: []*ast.Field{sub.Cwd, step.Cwd}})
+			if err != nil {
+				return nil, err
+			}
+			scope[subID] = rec
+			v := get(rec, "json")
+			if v == jsvalue.Undefined {
+				v = get(rec, "stdout")
+			}
+			iteration.Set(subID, v)
+		}
+		out = append(out, iteration)
+	}
+	return jsvalue.Obj("id", id, "stdout", jsvalue.Stringify(out, ""), "json", out), nil
+}
+
+// settleWait is how long a parallel block waits for its cancelled losers.
+const settleWait = 500 * time.Millisecond
+
+// branchResult is one settled parallel branch.
+type branchResult struct {
+	index  int
+	record *jsvalue.Object
+	err    error
+}
+
+// parallel runs a parallel step's branches at once (workflow spec §2.8)
+// and stores each successful branch's result under its id.
+func (r *runner) parallel(ctx context.Context, step *ast.Step) (*jsvalue.Object, error) {
+	id := step.IDText()
+	p, _ := step.Parallel.Value.(*ast.Parallel)
+	var branches []*ast.Step
+	if p != nil && p.Branches != nil {
+		if l, ok := p.Branches.Value.(*ast.StepList); ok {
+			branches = l.Steps()
+		}
+	}
+	for _, b := range branches {
+		if b.Pipeline != nil {
+			return nil, fmt.Errorf("Workflow step %s: a pipeline branch is not supported by this runtime yet", id)
+		}
+	}
+	waitAny := p != nil && stringValue(p.Wait, "all") == "any"
+	bctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if p != nil {
+		if d := timeoutOf(p.TimeoutMs); d > 0 {
+			var stop context.CancelFunc
+			cause := proc.KillNow(fmt.Errorf("Parallel step %s timed out after %dms", id, d.Milliseconds()))
+			bctx, stop = context.WithTimeoutCause(bctx, d, cause)
+			defer stop()
+		}
+	}
+	// Every branch sees the results from before the block. The resume
+	// boundary is crossed once, before any branch starts.
+	scope := r.results
+	if err := r.opts.Resume.claim(ctx); err != nil {
+		return nil, err
+	}
+	settled := make(chan branchResult, len(branches))
+	for i, b := range branches {
+		go func() {
+			rec, err := r.shell(bctx, command{id: b.IDText(), step: b, scope: scope,
+				env: []*ast.Field{step.Env, b.Env}, cwd: []*ast.Field{b.Cwd, step.Cwd}})
+			settled <- branchResult{i, rec, err}
+		}()
+	}
+	results := make([]branchResult, len(branches))
+	if waitAny && len(branches) > 0 {
+		first := <-settled
+		cancel(errors.New("another parallel branch settled first"))
+		timer := time.NewTimer(settleWait)
+		defer timer.Stop()
+		for range len(branches) - 1 {
+			select {
+			case <-settled:
+			case <-timer.C:
+				return nil, errors.New("Parallel branches did not settle after cancellation")
+			}
+		}
+		if first.err != nil {
+			return nil, first.err
+		}
+		b := branches[first.index]
+		r.store(b.IDText(), first.record)
+		return jsvalue.Obj("id", id, "stdout", get(first.record, "stdout"),
+			"json", jsvalue.Obj(b.IDText(), get(first.record, "json"))), nil
+	}
+	for range branches {
+		res := <-settled
+		results[res.index] = res
+	}
+	if cause := context.Cause(bctx); cause != nil && context.Cause(ctx) == nil && bctx.Err() != nil {
+		if errors.Is(cause, context.DeadlineExceeded) || strings.HasPrefix(cause.Error(), "Parallel step ") {
+			return nil, cause
+		}
+	}
+	for _, res := range results {
+		if res.err != nil {
+			if context.Cause(ctx) != nil {
+				return nil, res.err
+			}
+			return nil, fmt.Errorf("Parallel branch failed: %s", res.err)
+		}
+	}
+	merged := jsvalue.NewObject()
+	for i, res := range results {
+		bid := branches[i].IDText()
+		r.store(bid, res.record)
+		merged.Set(bid, get(res.record, "json"))
+	}
+	return jsvalue.Obj("id", id, "stdout", jsvalue.Stringify(merged, ""), "json", merged), nil
+}
+
+// subWorkflow runs a `workflow:` step's child file (workflow spec §2.7)
+// and returns its output as the step's result.
+func (r *runner) subWorkflow(ctx context.Context, step *ast.Step) (*jsvalue.Object, error) {
+	id := step.IDText()
+	path := ""
+	if s := ast.ScalarOf(step.Workflow.Value); s != nil {
+		path = render.Template(s.Text, r.args, r.results)
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(r.opts.FilePath), path)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, fmt.Errorf("Workflow step %s workflow file not found: %s", id, path)
+	}
+	if r.opts.active[real] {
+		return nil, fmt.Errorf("Workflow step %s creates a cycle: %s is already being executed", id, real)
+	}
+	src, err := os.ReadFile(real)
+	if err != nil {
+		return nil, fmt.Errorf("Workflow step %s: %s", id, err)
+	}
+	child, diags := parser.Parse(real, src)
+	var errs []string
+	for _, d := range check.Run(child, diags, check.Rules) {
+		if d.Severity == source.Error {
+			errs = append(errs, fmt.Sprintf("%s:%d:%d: %s [%s]", real, d.Range.Start.Line, d.Range.Start.Col, d.Message, d.Code))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("Workflow step %s: the sub-workflow has %d error(s):\n%s", id, len(errs), strings.Join(errs, "\n"))
+	}
+	childArgs := jsvalue.NewObject()
+	if step.WorkflowArgs != nil {
+		if o := ast.ObjectOf(step.WorkflowArgs.Value); o != nil {
+			for _, f := range o.Fields {
+				v := Value(f.Value)
+				if s, ok := v.(string); ok {
+					v = render.Template(s, r.args, r.results)
+				}
+				childArgs.Set(f.Key.Text, v)
+			}
+		}
+	}
+	active := make(map[string]bool, len(r.opts.active)+1)
+	for k := range r.opts.active {
+		active[k] = true
+	}
+	active[real] = true
+	if err := r.opts.Resume.claim(ctx); err != nil {
+		return nil, err
+	}
+	opts := r.opts
+	opts.Args = childArgs
+	opts.Env = Env(r.base, r.args, r.results, r.w.Env, step.Env)
+	opts.FilePath = real
+	opts.Resume = nil
+	opts.active = active
+	opts.defaultCwd = r.cwd(step.Cwd)
+	opts.inComposition = true
+	res, err := Run(ctx, child, opts)
+	var halt *haltInComposition
+	if errors.As(err, &halt) {
+		return nil, fmt.Errorf("Workflow step %s %s", id, halt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var value any
+	switch len(res.Output) {
+	case 0:
+		value = []any{}
+	case 1:
+		value = res.Output[0]
+	default:
+		value = res.Output
+	}
+	stdout := ""
+	if s, ok := value.(string); ok {
+		stdout = s
+	} else if len(res.Output) > 0 {
+		stdout = jsvalue.Stringify(value, "")
+	}
+	return jsvalue.Obj("id", id, "stdout", stdout, "json", value), nil
+}
+
+// haltInComposition is a gate inside a sub-workflow that would pause the
+// run: the reference refuses it, naming the parent step.
+type haltInComposition struct{ kind string }
+
+func (h *haltInComposition) Error() string {
+	return "sub-workflow halted for " + h.kind + ". Sub-workflow approval/input gates are not supported in composition."
+}
+
+// isBlankText says a command text is empty or JavaScript white space only.
+func isBlankText(s string) bool { return js.Trim(s) == "" }
+
+// typeOf is JavaScript's typeof for a runtime value.
+func typeOf(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case bool:
+		return "boolean"
+	}
+	if v == jsvalue.Undefined {
+		return "undefined"
+	}
+	return "object"
+}
+
+// textOf is a loop item as text: a string as it is, else its JSON.
+func textOf(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return jsvalue.Stringify(v, "")
+}
+
+func fieldValue(f *ast.Field) any {
+	if f == nil {
+		return jsvalue.Undefined
+	}
+	return Value(f.Value)
+}
+
+func stringValue(f *ast.Field, def string) string {
+	if s, ok := fieldValue(f).(string); ok && s != "" {
+		return s
+	}
+	return def
+}
+
+// sleep waits d unless ctx ends first.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-t.C:
+		return nil
+	}
+}
