@@ -9,6 +9,8 @@
 //
 //	check    check workflow files and report problems
 //	run      check a workflow file, then run it
+//	plan     print the execution plan of a workflow file
+//	graph    print the steps of a workflow file as a graph
 //	schema   print the JSON Schema of workflow files
 //	version  print the lobster version
 //	help     show help for lobster or for a command
@@ -116,6 +118,8 @@ The commands are:
 
 	check    check workflow files and report problems
 	run      check a workflow file, then run it
+	plan     print the execution plan of a workflow file
+	graph    print the steps of a workflow file as a graph
 	schema   print the JSON Schema of workflow files
 	version  print the lobster version
 	help     show help for lobster or for a command
@@ -143,6 +147,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runSchema(rest, stdout, stderr)
 	case "run":
 		return runRun(rest, stdout, stderr)
+	case "plan":
+		return runPlan(rest, stdout, stderr)
+	case "graph":
+		return runGraph(rest, stdout, stderr)
 	case "resume":
 		return runResume(rest, stdout, stderr)
 	case "version", "--version":
@@ -163,6 +171,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 var helpTexts = map[string]string{
 	"check":   checkHelp,
 	"run":     runUsageText,
+	"plan":    planHelp,
+	"graph":   graphHelp,
 	"resume":  resumeUsageText,
 	"schema":  schemaHelp,
 	"version": versionHelp,

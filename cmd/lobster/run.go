@@ -26,7 +26,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
-const runUsageText = `usage: lobster run [--mode tool|human] [--file] PATH [--args-json JSON]
+const runUsageText = `usage: lobster run [--mode tool|human] [--file] PATH [--args-json JSON] [--dry-run]
 
 Run checks the workflow file like "lobster check" and, when it has no
 errors, runs its steps in order. Warnings go to standard error and do not
@@ -37,6 +37,8 @@ stop the run.
                      reference does; any other mode prints the output items
   --file PATH        the workflow file (.lobster, .yaml, .yml or .json)
   --args-json JSON   the workflow's args, as a JSON object
+  --dry-run          print the reference's plan of the run on standard
+                     error instead of running it (see lobster plan)
 
 This version runs shell steps (run/command) with when/condition, env, cwd,
 stdin, retry, timeout_ms and on_error. A step that needs more (pipelines,
@@ -127,8 +129,6 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err != nil:
 		return out.fail(envelope.ParseError, "run "+err.Error(), exitUsage)
-	case flags.dryRun:
-		return out.fail(envelope.ParseError, "run --dry-run is not supported by this version yet", exitUsage)
 	case flags.file == "":
 		return out.fail(envelope.ParseError, "run needs a workflow file: lobster run [--file] PATH (pipelines are not supported yet)", exitUsage)
 	}
@@ -141,6 +141,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	file, code := loadValidated(flags.file, out)
 	if file == nil {
 		return code
+	}
+	if flags.dryRun {
+		return runDryRun(out, file, flags.file, provided)
 	}
 	abs, err := filepath.Abs(flags.file)
 	if err != nil {

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/plan"
+)
+
+const graphHelp = `usage: lobster graph [--file] PATH [--format mermaid|dot|ascii] [--args-json JSON]
+
+Graph checks the workflow file like "lobster check" and, when it has no
+errors, prints its steps as a graph, as the reference does: one node per
+top-level step (a diamond for a step with an approval gate), and edges
+"next" (file order), "stdin", "for_each" and "when: ..." from the steps a
+field references. Labels have ${arg} substituted.
+
+  --file PATH        the workflow file (.lobster, .yaml, .yml or .json)
+  --format FORMAT    mermaid (the default), dot or ascii
+  --args-json JSON   the workflow's args, as a JSON object, for the labels
+
+Exit codes: 0 success; 1 the file cannot be read; 2 a usage error, a bad
+--format or --args-json, or errors found by the checker.
+`
+
+// graphFlags are the parsed arguments of lobster graph.
+type graphFlags struct {
+	file, format string
+	argsJSON     *string
+	help         bool
+}
+
+// parseGraphArgs scans args as the reference does: --file, --format and
+// --args-json take the next argument (or "=value"), -h and --help ask for
+// help, and the first other argument is the path.
+func parseGraphArgs(args []string) graphFlags {
+	var f graphFlags
+	var positional string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-h" || a == "--help" {
+			f.help = true
+			continue
+		}
+		name, value, hasValue := strings.Cut(a, "=")
+		switch name {
+		case "--file", "--format", "--args-json":
+			if !hasValue {
+				if i+1 >= len(args) {
+					continue // a flag without a value is ignored
+				}
+				i++
+				value = args[i]
+			}
+			switch name {
+			case "--file":
+				f.file = value
+			case "--format":
+				f.format = value
+			default:
+				f.argsJSON = &value
+			}
+		default:
+			if positional == "" {
+				positional = a
+			}
+		}
+	}
+	if f.file == "" {
+		f.file = positional
+	}
+	return f
+}
+
+func runGraph(args []string, stdout, stderr io.Writer) int {
+	f := parseGraphArgs(args)
+	if f.help {
+		fmt.Fprint(stdout, graphHelp)
+		return exitOK
+	}
+	if f.file == "" {
+		fmt.Fprintln(stderr, "graph requires a workflow file path (use --file <path>)")
+		return exitUsage
+	}
+	format := f.format
+	if format == "" {
+		format = plan.GraphFormats[0]
+	}
+	if !slices.Contains(plan.GraphFormats, format) {
+		fmt.Fprintf(stderr, "graph --format must be one of: %s\n", strings.Join(plan.GraphFormats, ", "))
+		return exitUsage
+	}
+	var provided any
+	if f.argsJSON != nil {
+		v, err := jsvalue.Parse([]byte(*f.argsJSON))
+		if err != nil {
+			fmt.Fprintln(stderr, "graph --args-json must be valid JSON")
+			return exitUsage
+		}
+		if _, ok := v.(*jsvalue.Object); !ok {
+			fmt.Fprintln(stderr, "graph --args-json must be a JSON object")
+			return exitUsage
+		}
+		provided = v
+	}
+	p, code := buildPlan(f.file, provided, stderr)
+	if p == nil {
+		return code
+	}
+	text, err := p.Graph(format)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %s\n", err)
+		return exitFindings
+	}
+	if _, err := io.WriteString(stdout, text); err != nil {
+		fmt.Fprintf(stderr, "lobster: writing output: %v\n", err)
+		return exitInternal
+	}
+	return exitOK
+}
+
+// buildPlan reads, checks and plans a workflow file for graph and plan. A
+// file that cannot be read or planned is "Error: ..." and exit 1, as in
+// the reference; checker errors are reported as lobster check reports
+// them, with exit 2 (validation first).
+func buildPlan(path string, provided any, stderr io.Writer) (*plan.Plan, int) {
+	if _, err := readWorkflow(path); err != nil {
+		fmt.Fprintf(stderr, "Error: %s\n", err)
+		return nil, exitFindings
+	}
+	file, code := loadValidated(path, runOutput{stdout: io.Discard, stderr: stderr})
+	if file == nil {
+		return nil, code
+	}
+	p, err := plan.Build(file, plan.Options{Args: provided, Path: path})
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %s\n", err)
+		return nil, exitFindings
+	}
+	return p, exitOK
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/plan"
+)
+
+const planHelp = `usage: lobster plan [--format text|json] [--args-json JSON] PATH
+       lobster plan --diff [--args-json JSON] OLD NEW
+
+Plan checks the workflow file like "lobster check" and, when it has no
+errors, prints its execution plan without running anything: the steps in
+order with their kind, command text (${arg} substituted), stdin, env, cwd,
+condition (evaluated at plan time, where every approval counts as
+granted), gates, retry, timeout, on_error, loops, parallel branches and
+composed workflows (planned recursively, relative to the file).
+
+  --format text|json  the plan as text (the default) or as JSON
+  --args-json JSON    the workflow's args, as a JSON object
+  --diff              print a unified diff of the plans of OLD and NEW
+                      (nothing when they are the same)
+
+Exit codes: 0 success; 1 a file cannot be read or planned; 2 a usage
+error, bad --args-json, or errors found by the checker.
+`
+
+func runPlan(args []string, stdout, stderr io.Writer) int {
+	format, diff := "text", false
+	var argsJSON *string
+	var paths []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, value, hasValue := strings.Cut(a, "=")
+		switch {
+		case a == "-h" || a == "--help":
+			fmt.Fprint(stdout, planHelp)
+			return exitOK
+		case a == "--diff":
+			diff = true
+		case name == "--format" || name == "--args-json":
+			if !hasValue {
+				if i+1 >= len(args) {
+					fmt.Fprintf(stderr, "lobster plan: %s needs a value\n", name)
+					return exitUsage
+				}
+				i++
+				value = args[i]
+			}
+			if name == "--format" {
+				format = value
+			} else {
+				argsJSON = &value
+			}
+		case a == "--":
+			paths = append(paths, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(a, "-") && a != "-":
+			fmt.Fprintf(stderr, "lobster plan: unknown flag %s\n%s", a, planUsage)
+			return exitUsage
+		default:
+			paths = append(paths, a)
+		}
+	}
+	switch {
+	case format != "text" && format != "json":
+		fmt.Fprintf(stderr, "lobster plan: --format must be text or json, not %q\n", format)
+		return exitUsage
+	case diff && format != "text":
+		fmt.Fprintln(stderr, "lobster plan: --diff prints text only; it takes no --format")
+		return exitUsage
+	case diff && len(paths) != 2, !diff && len(paths) != 1:
+		fmt.Fprint(stderr, planUsage)
+		return exitUsage
+	}
+	var provided any
+	if argsJSON != nil {
+		v, err := jsvalue.Parse([]byte(*argsJSON))
+		if err != nil {
+			fmt.Fprintln(stderr, "plan --args-json must be valid JSON")
+			return exitUsage
+		}
+		if _, ok := v.(*jsvalue.Object); !ok {
+			fmt.Fprintln(stderr, "plan --args-json must be a JSON object")
+			return exitUsage
+		}
+		provided = v
+	}
+	var plans []*plan.Plan
+	for _, path := range paths {
+		p, code := buildPlan(path, provided, stderr)
+		if p == nil {
+			return code
+		}
+		plans = append(plans, p)
+	}
+	var text string
+	switch {
+	case diff:
+		text = plan.Diff(plans[0], plans[1])
+	case format == "json":
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(plans[0]); err != nil {
+			fmt.Fprintf(stderr, "lobster: internal error: %v\n", err)
+			return exitInternal
+		}
+		text = b.String()
+	default:
+		text = plans[0].Text()
+	}
+	if _, err := io.WriteString(stdout, text); err != nil {
+		fmt.Fprintf(stderr, "lobster: writing output: %v\n", err)
+		return exitInternal
+	}
+	return exitOK
+}
+
+const planUsage = "usage: lobster plan [--format text|json] [--args-json JSON] PATH\n       lobster plan --diff [--args-json JSON] OLD NEW\n"
