@@ -110,6 +110,9 @@ type Output struct {
 	Rendered bool
 	// Halt stops the pipeline after this stage (approve, ask).
 	Halt bool
+	// suspend marks a halt that a resume continues at this same stage
+	// (ask in tool mode).
+	suspend *suspension
 }
 
 // A Command is the implementation of a registered command.
@@ -122,6 +125,9 @@ type Call struct {
 	Input *Stream
 	Env   *Env
 	Spec  *commands.Command // the registry entry
+	// Resume is the answer of a same-stage resume, for the first stage
+	// of a resumed run; nil otherwise.
+	Resume *ResumeInput
 }
 
 // Result is a finished run.
@@ -130,6 +136,19 @@ type Result struct {
 	Rendered bool // some stage rendered its own output
 	Halted   bool
 	HaltedAt int // the index of the stage that halted, when Halted
+	// suspend is the same-stage input request the run halted on.
+	suspend *suspension
+}
+
+// Options change how Run starts.
+type Options struct {
+	// Resume is the answer for the first stage (a same-stage resume).
+	Resume *ResumeInput
+	// BeforeEffect, when set, is called once, right before the first
+	// stage whose command may have effects starts (any command but the
+	// resume-safe gates approve and ask); its error ends the run. A
+	// resumed run claims its state there: the execution boundary.
+	BeforeEffect func() error
 }
 
 // UnknownCommandError is a stage whose command is not registered.
@@ -139,8 +158,14 @@ func (e *UnknownCommandError) Error() string { return "Unknown command: " + e.Na
 
 // Run runs stages with input as the first stage's input.
 func Run(ctx context.Context, stages []Stage, input []any, env *Env) (Result, error) {
+	return RunWith(ctx, stages, input, env, Options{})
+}
+
+// RunWith is Run with options.
+func RunWith(ctx context.Context, stages []Stage, input []any, env *Env, opts Options) (Result, error) {
 	cur := Items(input)
 	res := Result{}
+	before := opts.BeforeEffect
 	for i, st := range stages {
 		if err := context.Cause(ctx); err != nil {
 			cur.Close()
@@ -151,7 +176,19 @@ func Run(ctx context.Context, stages []Stage, input []any, env *Env) (Result, er
 			cur.Close()
 			return res, &UnknownCommandError{st.Name}
 		}
-		out, err := runCommand(ctx, impl, &Call{Name: st.Name, Args: st.Args, Input: cur, Env: env, Spec: spec})
+		call := &Call{Name: st.Name, Args: st.Args, Input: cur, Env: env, Spec: spec}
+		if i == 0 {
+			call.Resume = opts.Resume
+		}
+		if before != nil && !spec.Halts {
+			err := before()
+			before = nil
+			if err != nil {
+				cur.Close()
+				return res, err
+			}
+		}
+		out, err := runCommand(ctx, impl, call)
 		if err != nil {
 			cur.Close()
 			return res, err
@@ -166,7 +203,7 @@ func Run(ctx context.Context, stages []Stage, input []any, env *Env) (Result, er
 			cur = Items(out.Items)
 		}
 		if out.Halt {
-			res.Halted, res.HaltedAt = true, i
+			res.Halted, res.HaltedAt, res.suspend = true, i, out.suspend
 			break
 		}
 	}

@@ -32,6 +32,7 @@ var implementations = sync.OnceValue(func() map[string]Command {
 		"state.set":     stateSetCommand,
 		"diff.last":     diffLastCommand,
 		"approve":       approveCommand,
+		"ask":           askCommand,
 	}
 	for _, name := range NotYetSupported {
 		m[name] = notYetSupported
@@ -42,7 +43,6 @@ var implementations = sync.OnceValue(func() map[string]Command {
 // NotYetSupported lists the registered commands this version does not run
 // yet: each fails with an error that says so when a run reaches it.
 var NotYetSupported = []string{
-	"ask",
 	"clawd.invoke",
 	"email.triage",
 	"gog.gmail.search",
