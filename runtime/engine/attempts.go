@@ -96,7 +96,7 @@ func withRetry(ctx context.Context, id string, p retryPolicy, timeout time.Durat
 	try func(context.Context) (*jsvalue.Object, error)) (*jsvalue.Object, error) {
 	for n := 1; ; n++ {
 		rec, err := attempt(ctx, id, timeout, try)
-		if err == nil || n >= p.max || context.Cause(ctx) != nil || isResumeInvariant(err) {
+		if err == nil || n >= p.max || context.Cause(ctx) != nil || isFatal(err) {
 			return rec, err
 		}
 		d := p.delay(n)

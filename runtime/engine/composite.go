@@ -141,6 +141,10 @@ func (r *runner) forEach(ctx context.Context, step *ast.Step) (*jsvalue.Object, 
 				return nil, err
 			}
 			scope[subID] = rec
+			r.costs.bill(id+"."+subID, rec)
+			if err := r.costs.check(r.limit); err != nil {
+				return nil, err
+			}
 			v := get(rec, "json")
 			if v == jsvalue.Undefined {
 				v = get(rec, "stdout")

@@ -215,24 +215,24 @@ func (rs *Resume) finish(ctx context.Context) error {
 	if err := rs.claim(ctx); err != nil {
 		return err
 	}
-	ctx = context.WithoutCancel(ctx)
-	if err := rs.claimed.Release(ctx); err != nil {
-		return err
+	rs.settle(ctx)
+	return nil
+}
+
+// settle ends a resume whose run is over (done or failed). Once claimed, the state is
+// spent: it is deleted with its predecessors and its approval id, so a
+// replay finds nothing and repeats nothing. Unclaimed, all stay and the
+// resume can be retried.
+func (rs *Resume) settle(ctx context.Context) {
+	if rs.claimed == nil {
+		return
 	}
+	ctx = context.WithoutCancel(ctx)
+	rs.claimed.Release(ctx)
 	for _, k := range rs.Saved.Superseded {
 		rs.Store.Delete(ctx, k)
 	}
 	rs.cleanup(ctx)
-	return nil
-}
-
-// failed settles a resume whose run failed: once claimed the state stays
-// a tombstone (a replay must not repeat what ran) and the approval id is
-// gone; unclaimed, both stay and the resume can be retried.
-func (rs *Resume) failed(ctx context.Context) {
-	if rs.claimed != nil {
-		rs.cleanup(context.WithoutCancel(ctx))
-	}
 }
 
 func (rs *Resume) cleanup(ctx context.Context) {

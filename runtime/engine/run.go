@@ -95,7 +95,7 @@ func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error
 	res, err := r.run(ctx, steps)
 	if rs := opts.Resume; rs != nil {
 		if err != nil {
-			rs.failed(ctx)
+			rs.settle(ctx)
 		} else if res.Status == envelope.StatusOK {
 			err = rs.finish(ctx)
 		}
@@ -116,6 +116,8 @@ type runner struct {
 	results   render.Results
 	steps     *jsvalue.Object // the results again, in the order stored, for the state file
 	last      *jsvalue.Object // the last completed step's result
+	costs     *costs
+	limit     *costLimit
 }
 
 func (r *runner) getenv(name string) string { return Getenv(r.opts.Env, name) }
@@ -153,6 +155,11 @@ func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, e
 		return envelope.Result{}, err
 	}
 	r.base = BaseEnv(r.opts.Env, r.args)
+	r.costs = newCosts(r.getenv, r.opts.Stderr)
+	r.limit = costLimitOf(r.w)
+	if rs != nil {
+		r.costs.restore(rs.Saved.Cost)
+	}
 
 	for idx := start; idx < len(steps); idx++ {
 		step := steps[idx]
@@ -192,12 +199,15 @@ func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, e
 		}
 		if err != nil {
 			policy := onErrorOf(step.OnError)
-			if policy == "stop" || context.Cause(ctx) != nil || isResumeInvariant(err) {
+			if policy == "stop" || context.Cause(ctx) != nil || isFatal(err) {
 				return envelope.Result{}, err
 			}
 			// The failure is recorded; the output stays the last
 			// successful step's.
 			r.store(id, jsvalue.Obj("id", id, "error", true, "errorMessage", err.Error()))
+			if err := r.costs.check(r.limit); err != nil {
+				return envelope.Result{}, err
+			}
 			if policy == "skip_rest" {
 				break
 			}
@@ -205,12 +215,19 @@ func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, e
 		}
 		r.store(id, record)
 		r.last = record
+		r.costs.bill(id, record)
+		if err := r.costs.check(r.limit); err != nil {
+			return envelope.Result{}, err
+		}
 		if c, gate := approvalOf(step.Approval); gate {
 			res, halted, err := r.approval(ctx, idx, id, c, record)
 			if err != nil || halted {
 				return res, err
 			}
 		}
+	}
+	if err := r.costs.check(r.limit); err != nil {
+		return envelope.Result{}, err
 	}
 	output := []any{}
 	if r.last != nil {
@@ -326,6 +343,9 @@ func (r *runner) saved(at int) *Saved {
 		CreatedAt:     state.ISOTime(r.opts.Now()),
 		Digest:        DigestOf(r.w),
 	}
+	if sum := r.costs.summary(); sum != nil {
+		s.Cost = sum
+	}
 	if rs := r.opts.Resume; rs != nil {
 		s.Superseded = append(append([]string{}, rs.Saved.Superseded...), rs.Key)
 	}
@@ -337,11 +357,12 @@ func (r *runner) approver() string {
 	return strings.TrimSpace(r.getenv("LOBSTER_APPROVAL_APPROVED_BY"))
 }
 
-// isResumeInvariant says err is about the resume itself (the state is
-// gone or claimed): never retried, never handled by on_error.
-func isResumeInvariant(err error) bool {
-	var e *resumeError
-	return errors.As(err, &e)
+// isFatal says err ends the run whatever the step's retry and on_error
+// say: the resume's state is gone or claimed, or cost_limit stopped it.
+func isFatal(err error) bool {
+	var gone *resumeError
+	var limit *limitError
+	return errors.As(err, &gone) || errors.As(err, &limit)
 }
 
 // onErrorOf is a step's on_error policy: "stop" (the default), "continue"

@@ -28,6 +28,8 @@ type Saved struct {
 	InputSchema  any // Undefined when not stored
 	InputSubject any
 
+	Cost any // the spend so far (a cost summary), nil when none
+
 	Superseded []string // keys of the states this run's earlier pauses left
 	CreatedAt  string
 
@@ -54,6 +56,9 @@ func (s *Saved) Encode() []byte {
 		o.Set("inputStepId", s.InputStepID)
 		o.Set("inputSchema", s.InputSchema)
 		o.Set("inputSubject", s.InputSubject)
+	}
+	if s.Cost != nil {
+		o.Set("cost", s.Cost)
 	}
 	superseded := make([]any, len(s.Superseded))
 	for i, k := range s.Superseded {
@@ -117,6 +122,9 @@ func DecodeSaved(data []byte) (*Saved, error) {
 	s.InputSchema = get(o, "inputSchema")
 	if sub := get(o, "inputSubject"); sub != jsvalue.Undefined {
 		s.InputSubject = sub
+	}
+	if c, ok := get(o, "cost").(*jsvalue.Object); ok {
+		s.Cost = c
 	}
 	if list, ok := get(o, "supersededResumeStateKeys").([]any); ok {
 		for _, k := range list {

@@ -97,3 +97,20 @@ func TestUndefined(t *testing.T) {
 		t.Errorf("after Delete: %s, want %s", got, want)
 	}
 }
+
+// Recorded with node 20: [x, digits, x.toFixed(digits)].
+func TestToFixed(t *testing.T) {
+	for _, tc := range []struct {
+		x      float64
+		digits int
+		want   string
+	}{
+		{0.125, 2, "0.13"}, {0.00025, 4, "0.0003"}, {0.0035, 4, "0.0035"}, {0.003555, 4, "0.0036"},
+		{1.005, 2, "1.00"}, {0, 2, "0.00"}, {0.001, 2, "0.00"}, {2.5, 0, "3"}, {-1.5, 0, "-2"},
+		{-0.0001, 2, "-0.00"}, {123.456, 1, "123.5"}, {0.5, 0, "1"},
+	} {
+		if got := ToFixed(tc.x, tc.digits); got != tc.want {
+			t.Errorf("(%v).toFixed(%d) = %q, want %q", tc.x, tc.digits, got, tc.want)
+		}
+	}
+}

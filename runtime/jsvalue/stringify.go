@@ -2,6 +2,7 @@ package jsvalue
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -168,4 +169,29 @@ func FormatNumber(f float64) string {
 		return out + "e+" + strconv.Itoa(n-1)
 	}
 	return out + "e-" + strconv.Itoa(1-n)
+}
+
+// ToFixed is Number.prototype.toFixed(digits) for a finite double below
+// 1e21: the exact binary value rounded half away from zero, unlike
+// strconv's half-to-even (0.125.toFixed(2) is "0.13").
+func ToFixed(f float64, digits int) string {
+	r := new(big.Rat).SetFloat64(math.Abs(f))
+	if r == nil {
+		return FormatNumber(f)
+	}
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits)), nil)
+	r.Mul(r, new(big.Rat).SetInt(scale))
+	r.Add(r, big.NewRat(1, 2))
+	n := new(big.Int).Quo(r.Num(), r.Denom())
+	s := n.String()
+	if digits > 0 {
+		if len(s) <= digits {
+			s = strings.Repeat("0", digits-len(s)+1) + s
+		}
+		s = s[:len(s)-digits] + "." + s[len(s)-digits:]
+	}
+	if f < 0 {
+		s = "-" + s
+	}
+	return s
 }
