@@ -92,9 +92,9 @@ func TestRunStopsOnFailureAndUnsupported(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("a step after a failure ran")
 	}
-	src = "steps:\n  - id: a\n    parallel:\n      branches:\n        - id: b\n          run: touch " + marker + "\n"
-	if _, err := run(t, src, ""); err == nil || !strings.Contains(err.Error(), "a parallel step is not supported") {
-		t.Errorf("parallel: %v", err)
+	src = "steps:\n  - id: a\n    pipeline: exec --shell 'touch " + marker + "'\n"
+	if _, err := run(t, src, ""); err == nil || !strings.Contains(err.Error(), "a pipeline step is not supported") {
+		t.Errorf("pipeline: %v", err)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("an unsupported step ran")
