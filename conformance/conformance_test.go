@@ -74,7 +74,7 @@ func runCase(t *testing.T, path string) {
 	work := t.TempDir()
 	work, _ = filepath.EvalSymlinks(work)
 	for _, f := range ar.Files {
-		if f.Name == "cmd" || f.Name == "deliberate" || strings.HasPrefix(f.Name, "want/") || strings.HasPrefix(f.Name, "ours/") {
+		if f.Name == "cmd" || f.Name == "deliberate" || f.Name == "compare-stderr" || strings.HasPrefix(f.Name, "want/") || strings.HasPrefix(f.Name, "ours/") {
 			continue
 		}
 		full := filepath.Join(work, f.Name)
@@ -123,7 +123,9 @@ func runCase(t *testing.T, path string) {
 		transcript.WriteString("$ ls .state\n" + listState(stateDir))
 	}
 	gotOut := transcript.String()
+	gotErr := strings.ReplaceAll(stderr.String(), work, "$WORK")
 	gotExit := strconv.Itoa(code)
+	_, compareStderr := files["compare-stderr"]
 
 	prefix := "want/"
 	if _, deliberate := files["deliberate"]; deliberate {
@@ -135,6 +137,8 @@ func runCase(t *testing.T, path string) {
 					ar.Files[i].Data = []byte(gotExit + "\n")
 				case "ours/stdout":
 					ar.Files[i].Data = []byte(gotOut)
+				case "ours/stderr":
+					ar.Files[i].Data = []byte(gotErr)
 				}
 			}
 			if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
@@ -148,6 +152,11 @@ func runCase(t *testing.T, path string) {
 	}
 	if want := string(files[prefix+"stdout"]); gotOut != want {
 		t.Errorf("stdout (%s):\n%s\nwant:\n%s\nstderr:\n%s", prefix, gotOut, want, stderr.String())
+	}
+	// A case with a compare-stderr file (the dry-run prints its plan
+	// there) must give the same standard error too.
+	if want := string(files[prefix+"stderr"]); compareStderr && gotErr != want {
+		t.Errorf("stderr (%s):\n%s\nwant:\n%s", prefix, gotErr, want)
 	}
 }
 

@@ -15,6 +15,8 @@ pause's resume token and approval id; stdout is then a transcript of every
 step (command line, exit code, output with tokens and ids normalised),
 ending with a listing of the state directory, and want/exit is the last
 step's exit code. conformance_test.go builds the same transcript. A case
+with a `compare-stderr` file also gets `want/stderr`, the standard error of
+its commands (the dry-run prints its plan there). A case
 with a `deliberate` file keeps its own `ours/stdout` and `ours/exit`: our
 expected output where we differ on purpose; the reference's is still
 recorded next to it. Nothing of the reference is copied, only its outputs.
@@ -82,14 +84,14 @@ for path in cases:
     with tempfile.TemporaryDirectory() as work:
         work = os.path.realpath(work)
         for name, body in files:
-            if name in ("cmd", "deliberate") or name.startswith("ours/"):
+            if name in ("cmd", "deliberate", "compare-stderr") or name.startswith("ours/"):
                 continue
             full = os.path.join(work, name)
             os.makedirs(os.path.dirname(full), exist_ok=True)
             open(full, "w").write(body)
         state = os.path.join(work, ".state")
         token = ident = ""
-        out = ""
+        out = err = ""
         for step in steps:
             args = [a.replace("$TOKEN", token).replace("$ID", ident) for a in step["args"]]
             env = {"PATH": os.environ["PATH"], "HOME": work, "LOBSTER_STATE_DIR": state}
@@ -99,6 +101,7 @@ for path in cases:
             if ids and ids[0]:
                 token, ident = ids
             text = p.stdout.replace(work, "$WORK")
+            err += p.stderr.replace(work, "$WORK")
             if single:
                 out += text
             else:
@@ -106,5 +109,7 @@ for path in cases:
         if not single:
             out += "$ ls .state\n" + list_state(state)
     files += [("want/exit", f"{p.returncode}\n"), ("want/stdout", out)]
+    if "compare-stderr" in dict(files):
+        files.append(("want/stderr", err))
     open(path, "w").write(unparse(comment, files))
     print(f"{os.path.basename(path)}: exit {p.returncode}", file=sys.stderr)
