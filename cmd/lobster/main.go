@@ -153,6 +153,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runGraph(rest, stdout, stderr)
 	case "resume":
 		return runResume(rest, stdout, stderr)
+	case "doctor":
+		return runDoctor(rest, stdout, stderr)
 	case "version", "--version":
 		return runVersion(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -174,6 +176,7 @@ var helpTexts = map[string]string{
 	"plan":    planHelp,
 	"graph":   graphHelp,
 	"resume":  resumeUsageText,
+	"doctor":  doctorHelp,
 	"schema":  schemaHelp,
 	"version": versionHelp,
 	"help":    helpHelp,
