@@ -16,23 +16,25 @@ import (
 // equal to commands.Names().
 var implementations = sync.OnceValue(func() map[string]Command {
 	m := map[string]Command{
-		"exec":          execCommand,
-		"head":          headCommand,
-		"json":          jsonCommand,
-		"pick":          pickCommand,
-		"table":         tableCommand,
-		"where":         whereCommand,
-		"sort":          sortCommand,
-		"dedupe":        dedupeCommand,
-		"groupBy":       groupByCommand,
-		"map":           mapCommand,
-		"template":      templateCommand,
-		"commands.list": commandsListCommand,
-		"state.get":     stateGetCommand,
-		"state.set":     stateSetCommand,
-		"diff.last":     diffLastCommand,
-		"approve":       approveCommand,
-		"ask":           askCommand,
+		"exec":            execCommand,
+		"head":            headCommand,
+		"json":            jsonCommand,
+		"pick":            pickCommand,
+		"table":           tableCommand,
+		"where":           whereCommand,
+		"sort":            sortCommand,
+		"dedupe":          dedupeCommand,
+		"groupBy":         groupByCommand,
+		"map":             mapCommand,
+		"template":        templateCommand,
+		"commands.list":   commandsListCommand,
+		"state.get":       stateGetCommand,
+		"state.set":       stateSetCommand,
+		"diff.last":       diffLastCommand,
+		"approve":         approveCommand,
+		"ask":             askCommand,
+		"openclaw.invoke": openclawInvokeCommand,
+		"clawd.invoke":    openclawInvokeCommand,
 	}
 	for _, name := range NotYetSupported {
 		m[name] = notYetSupported
@@ -43,14 +45,12 @@ var implementations = sync.OnceValue(func() map[string]Command {
 // NotYetSupported lists the registered commands this version does not run
 // yet: each fails with an error that says so when a run reaches it.
 var NotYetSupported = []string{
-	"clawd.invoke",
 	"email.triage",
 	"gog.gmail.search",
 	"gog.gmail.send",
 	"llm.invoke",
 	"llm_task.invoke",
 	"openclaw.agent",
-	"openclaw.invoke",
 	"workflows.list",
 	"workflows.run",
 }

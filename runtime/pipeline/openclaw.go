@@ -1,0 +1,185 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/lobsterdev/lobster/lang/js"
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+)
+
+// maxResponseBody bounds what an HTTP call reads of a response.
+const maxResponseBody = 64 << 20
+
+// openclawInvokeCommand is openclaw.invoke and its alias clawd.invoke
+// (§3.18): POST {tool, action, args} to the gateway's /tools/invoke, once,
+// or once per input item with --each.
+func openclawInvokeCommand(ctx context.Context, c *Call) (Output, error) {
+	a, name := c.Args, c.Name
+	rawURL, ok := a.String("url")
+	if !ok || rawURL == "" {
+		rawURL = firstEnv(c.Env, "OPENCLAW_URL", "CLAWD_URL")
+	}
+	if rawURL == "" {
+		return Output{}, fmt.Errorf("%s requires --url or OPENCLAW_URL", name)
+	}
+	tool, _ := a.String("tool")
+	action, _ := a.String("action")
+	if tool == "" || action == "" {
+		return Output{}, fmt.Errorf("%s requires --tool and --action", name)
+	}
+	base, err := url.Parse(js.Trim(rawURL))
+	if err != nil || !base.IsAbs() || base.Host == "" {
+		return Output{}, errors.New("Invalid URL")
+	}
+	if base.Scheme != "http" && base.Scheme != "https" {
+		return Output{}, fmt.Errorf("%s requires an http(s) --url", name)
+	}
+	var argsJSON any = jsvalue.NewObject()
+	if text, ok := a.String("args-json"); ok {
+		if argsJSON, err = jsvalue.Parse([]byte(text)); err != nil {
+			return Output{}, fmt.Errorf("%s --args-json must be valid JSON", name)
+		}
+	}
+	each := a.Truthy("each")
+	argsObj, isObj := argsJSON.(*jsvalue.Object)
+	if each && !isObj {
+		return Output{}, fmt.Errorf("%s --each requires --args-json to be an object", name)
+	}
+	token, explicit := a.String("token")
+	if !explicit {
+		token = firstEnv(c.Env, "OPENCLAW_TOKEN", "CLAWD_TOKEN")
+	}
+	endpoint := base.ResolveReference(&url.URL{Path: "/tools/invoke"})
+	if !explicit && token != "" && !localHost(endpoint.Hostname()) {
+		return Output{}, fmt.Errorf("%s refuses to send OPENCLAW_TOKEN/CLAWD_TOKEN to non-local --url; pass --token explicitly for remote endpoints", name)
+	}
+	itemKey, ok := a.String("item-key", "itemKey")
+	if !ok {
+		itemKey = "item"
+	}
+	sessionKey, hasSession := a.String("session-key", "sessionKey")
+	_, hasDryRun := a.Get("dry-run", "dryRun")
+	dryRun := a.Truthy("dry-run", "dryRun")
+
+	call := func(args any) ([]any, error) {
+		body := jsvalue.Obj("tool", tool, "action", action, "args", args)
+		if hasSession {
+			body.Set("sessionKey", sessionKey)
+		}
+		if hasDryRun {
+			body.Set("dryRun", dryRun)
+		}
+		return postTool(ctx, name, endpoint.String(), token, body)
+	}
+	if !each {
+		if _, err := c.Input.Drain(ctx); err != nil {
+			return Output{}, err
+		}
+		items, err := call(argsJSON)
+		return Output{Items: items}, err
+	}
+	var out []any
+	for {
+		item, ok, err := c.Input.Next(ctx)
+		if err != nil {
+			return Output{}, err
+		}
+		if !ok {
+			return Output{Items: nonNil(out)}, nil
+		}
+		args := jsvalue.NewObject()
+		for _, k := range argsObj.Keys() {
+			v, _ := argsObj.Get(k)
+			args.Set(k, v)
+		}
+		args.Set(itemKey, item)
+		items, err := call(args)
+		if err != nil {
+			return Output{}, err
+		}
+		out = append(out, items...)
+	}
+}
+
+// firstEnv is the first non-empty of the variables.
+func firstEnv(e *Env, names ...string) string {
+	for _, n := range names {
+		if v := e.Getenv(n); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// localHost reports the hosts an environment token may go to.
+func localHost(host string) bool {
+	switch host {
+	case "localhost", "127.0.0.1", "::1":
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.Equal(net.IPv6loopback)
+}
+
+// postTool POSTs body to endpoint and reads the gateway's answer as items.
+func postTool(ctx context.Context, name, endpoint, token string, body *jsvalue.Object) ([]any, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(compact(body)))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("content-type", "application/json")
+	if token != "" {
+		req.Header.Set("authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			return nil, cause
+		}
+		return nil, errors.New("fetch failed")
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, fmt.Errorf("%s failed (%d): %s", name, resp.StatusCode, utf16Slice(string(data), 400))
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return []any{nil}, nil
+	}
+	v, err := jsvalue.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s expected JSON response", name)
+	}
+	if o, ok := v.(*jsvalue.Object); ok {
+		if okv, has := o.Get("ok"); has {
+			if okv != true {
+				msg := "Unknown error"
+				if e, ok := o.Get("error"); ok {
+					if m := lookupPath(e, "message"); !isNullish(m) {
+						msg = jsString(m)
+					}
+				}
+				return nil, fmt.Errorf("%s tool error: %s", name, msg)
+			}
+			var has bool
+			if v, has = o.Get("result"); !has {
+				v = undefined
+			}
+		}
+	}
+	if arr, ok := v.([]any); ok {
+		return arr, nil
+	}
+	return []any{v}, nil
+}
