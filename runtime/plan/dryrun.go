@@ -34,9 +34,7 @@ func (p *Plan) DryRun() (string, error) {
 		return "", p.Errors[0]
 	}
 	var lines []string
-	add := func(format string, args ...string) {
-		lines = append(lines, format+strings.Join(args, ""))
-	}
+	add := func(parts ...string) { lines = append(lines, strings.Join(parts, "")) }
 	s := "s"
 	if len(p.Steps) == 1 {
 		s = ""

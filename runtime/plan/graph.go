@@ -27,14 +27,13 @@ func (p *Plan) Graph(format string) (string, error) {
 	case "mermaid":
 		lines = append(lines, "flowchart TD")
 		keys := mermaidKeys(nodes)
-		for i, n := range nodes {
+		for _, n := range nodes {
 			label := mermaidEscape(n.label())
 			if n.diamond {
 				lines = append(lines, "  "+keys[n.id]+"{\""+label+"\"}")
 			} else {
 				lines = append(lines, "  "+keys[n.id]+"[\""+label+"\"]")
 			}
-			_ = i
 		}
 		lines = append(lines, "")
 		for _, e := range edges {

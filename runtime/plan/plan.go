@@ -332,7 +332,7 @@ func (fb *fileBuilder) common(s *ast.Step, sc *scope) *Step {
 	st.Approval = approval(s.Approval, st.ID)
 	st.Retry = retry(s.Retry)
 	st.TimeoutMs = number(s.TimeoutMs)
-	st.OnError = str(s.OnError)
+	st.OnError = strText(s.OnError)
 	return st
 }
 
@@ -477,7 +477,7 @@ func (fb *fileBuilder) checkPipeline(f *ast.Field, prefix string) (deferred bool
 func (fb *fileBuilder) input(f *ast.Field) *InputGate {
 	g := &InputGate{}
 	if in, ok := fieldValue(f).(*ast.Input); ok {
-		g.Prompt = str(in.Prompt)
+		g.Prompt = strText(in.Prompt)
 		if in.ResponseSchema != nil {
 			g.ResponseSchema = raw(engine.Value(in.ResponseSchema.Value))
 		}
@@ -497,7 +497,7 @@ func (fb *fileBuilder) loop(st *Step, s *ast.Step, sc *scope) {
 			fb.fail(fb.errorf(s.ForEach, s.ForEach, "Workflow step %s for_each: Unknown step reference: %s.%s", id, rid, path))
 		}
 	}
-	l := &Loop{Expr: expr, ItemVar: orDefault(str(s.ItemVar), "item"), IndexVar: orDefault(str(s.IndexVar), "index"),
+	l := &Loop{Expr: expr, ItemVar: orDefault(strText(s.ItemVar), "item"), IndexVar: orDefault(strText(s.IndexVar), "index"),
 		BatchSize: number(s.BatchSize), PauseMs: number(s.PauseMs), Steps: []*Step{}}
 	inner := sc.loop(l)
 	if list, _ := fieldValue(s.Steps).(*ast.StepList); list != nil {
@@ -537,7 +537,7 @@ func (fb *fileBuilder) parallel(s *ast.Step) *ParallelPlan {
 	if p == nil {
 		return par
 	}
-	if w := str(p.Wait); w != "" {
+	if w := strText(p.Wait); w != "" {
 		par.Wait = w
 	}
 	par.TimeoutMs = number(p.TimeoutMs)
@@ -782,7 +782,8 @@ func isNull(f *ast.Field) bool {
 	return ok && s.Kind == ast.Null
 }
 
-// strText is a string field's text, or "".
+// strText is a string field's value, or "" when it is absent or not a
+// string.
 func strText(f *ast.Field) string {
 	if s := ast.ScalarOf(fieldValue(f)); s != nil && s.Kind == ast.String {
 		return s.Text
@@ -791,9 +792,6 @@ func strText(f *ast.Field) string {
 }
 
 func nonBlank(f *ast.Field) bool { return strings.TrimSpace(strText(f)) != "" }
-
-// str is a string field's value, or "" when it is absent or not a string.
-func str(f *ast.Field) string { return strText(f) }
 
 // number is a number field's value, or 0 (also for infinities and NaN,
 // which the loader rejects and JSON cannot hold).
