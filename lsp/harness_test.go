@@ -28,6 +28,7 @@ type client struct {
 
 	mu    sync.Mutex
 	diags map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
+	shown []string // the URIs of window/showDocument requests
 	cond  *sync.Cond
 }
 
@@ -79,6 +80,14 @@ func newClient(t *testing.T, opts Options) *client {
 			c.cond.Broadcast()
 			c.mu.Unlock()
 		}
+		if req.Method() == "window/showDocument" {
+			var p struct{ URI string }
+			json.Unmarshal(req.Params(), &p)
+			c.mu.Lock()
+			c.shown = append(c.shown, p.URI)
+			c.mu.Unlock()
+			return reply(ctx, map[string]bool{"success": true}, nil)
+		}
 		return reply(ctx, nil, nil)
 	})
 	t.Cleanup(func() {
@@ -92,9 +101,15 @@ func newClient(t *testing.T, opts Options) *client {
 // start starts an initialized server.
 func start(t *testing.T) *client {
 	t.Helper()
+	return startWith(t, map[string]any{})
+}
+
+// startWith starts a server initialized with the client capabilities caps.
+func startWith(t *testing.T, caps map[string]any) *client {
+	t.Helper()
 	c := newClient(t, Options{})
 	var res map[string]any
-	c.call("initialize", map[string]any{"processId": 1, "rootUri": nil, "capabilities": map[string]any{}}, &res)
+	c.call("initialize", map[string]any{"processId": 1, "rootUri": nil, "capabilities": caps}, &res)
 	c.notify("initialized", map[string]any{})
 	return c
 }

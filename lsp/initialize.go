@@ -44,6 +44,13 @@ type initOptions struct {
 func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	var p struct {
 		InitializationOptions *initOptions `json:"initializationOptions"`
+		Capabilities          struct {
+			Window struct {
+				ShowDocument struct {
+					Support bool `json:"support"`
+				} `json:"showDocument"`
+			} `json:"window"`
+		} `json:"capabilities"`
 	}
 	if len(raw) > 0 && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &p); err != nil {
@@ -66,6 +73,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 			s.opts.Shellcheck = o.Shellcheck
 		}
 	}
+	s.showDocument = p.Capabilities.Window.ShowDocument.Support
 	s.initialized = true
 	return &initializeResult{
 		Capabilities: serverCapabilities(),
@@ -95,6 +103,10 @@ func serverCapabilities() capabilities {
 			DocumentLinkProvider: &protocol.DocumentLinkOptions{},
 			RenameProvider:       &protocol.RenameOptions{PrepareProvider: true},
 			FoldingRangeProvider: true,
+			CodeLensProvider:     &protocol.CodeLensOptions{},
+			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{
+				Commands: []string{cmdPlan, cmdPlanDiff},
+			},
 			SemanticTokensProvider: &semanticTokensOptions{
 				Legend: semanticTokensLegend{TokenTypes: tokenTypes, TokenModifiers: tokenModifiers},
 				Full:   true,

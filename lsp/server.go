@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"os"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -33,8 +34,11 @@ type Options struct {
 	Shellcheck string
 }
 
-// DefaultDebounce is the default of [Options.Debounce].
-const DefaultDebounce = 5 * time.Millisecond
+// DefaultDebounce is the default of [Options.Debounce]: no wait. Changes
+// that arrive while a document is being checked are still coalesced into
+// one check of the latest version, so an edit storm costs one check per
+// check time, not one per change.
+const DefaultDebounce = 0
 
 // Serve runs a language server on rwc until the client sends exit or the
 // connection ends. It reports whether shutdown was received before, which
@@ -67,6 +71,9 @@ type Server struct {
 	lastDiags   map[protocol.DocumentURI]checked
 	pending     map[jsonrpc2.ID]context.CancelFunc
 
+	showDocument bool   // the client can open documents (window/showDocument)
+	tmp          string // a temporary directory for shown plans, or ""
+
 	publishMu sync.Mutex // orders publications against closes
 	exit      chan struct{}
 	exitOnce  sync.Once
@@ -93,7 +100,15 @@ func NewServer(opts Options) *Server {
 }
 
 func (s *Server) stop() {
-	s.stopOnce.Do(func() { close(s.done) })
+	s.stopOnce.Do(func() {
+		close(s.done)
+		s.mu.Lock()
+		tmp := s.tmp
+		s.mu.Unlock()
+		if tmp != "" {
+			os.RemoveAll(tmp)
+		}
+	})
 }
 
 func (s *Server) shutdownReceived() bool {
@@ -122,6 +137,8 @@ var requests = map[string]requestFunc{
 	"textDocument/foldingRange":        foldingRanges,
 	"textDocument/semanticTokens/full": semanticTokensFull,
 	"textDocument/inlayHint":           inlayHints,
+	"textDocument/codeLens":            codeLenses,
+	"workspace/executeCommand":         executeCommand,
 }
 
 // errNotInitialized is the reply to a request before initialize.
@@ -179,16 +196,14 @@ func (s *Server) Handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		replyOnce(nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not supported: %s", method))
 		return nil
 	}
-	var p struct {
-		TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
-	}
-	if err := json.Unmarshal(req.Params(), &p); err != nil {
+	u, err := documentOf(req.Params())
+	if err != nil {
 		replyOnce(nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", method, err))
 		return nil
 	}
-	doc := s.snapshot(p.TextDocument.URI)
+	doc := s.snapshot(u)
 	if doc == nil {
-		replyOnce(nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: document %s is not open", method, p.TextDocument.URI))
+		replyOnce(nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: document %s is not open", method, u))
 		return nil
 	}
 	reqCtx, cancel := context.WithCancel(ctx)
@@ -215,6 +230,27 @@ func (s *Server) Handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		replyOnce(result, err)
 	}()
 	return nil
+}
+
+// documentOf is the document a request is about: its textDocument, or for
+// workspace/executeCommand the uri of its first argument.
+func documentOf(raw json.RawMessage) (protocol.DocumentURI, error) {
+	var p struct {
+		TextDocument *protocol.TextDocumentIdentifier `json:"textDocument"`
+		Arguments    []struct {
+			URI protocol.DocumentURI `json:"uri"`
+		} `json:"arguments"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return "", err
+	}
+	switch {
+	case p.TextDocument != nil:
+		return p.TextDocument.URI, nil
+	case len(p.Arguments) > 0:
+		return p.Arguments[0].URI, nil
+	}
+	return "", errors.New("no document")
 }
 
 // notification handles one notification. A panic is logged, never fatal.

@@ -46,9 +46,44 @@ async function stop() {
   }
 }
 
+/**
+ * runPlan asks the server for the plan (or plan diff) of the active editor,
+ * with args given as JSON; the server opens the result as a document.
+ * @param {string} command lobster.plan or lobster.planDiff
+ */
+async function runPlan(command) {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.languageId !== 'lobster') {
+    vscode.window.showWarningMessage('Lobster: open a .lobster file first.');
+    return;
+  }
+  const args = await vscode.window.showInputBox({
+    prompt: 'Args as a JSON object (empty: the defaults)',
+    placeHolder: '{"target": "prod"}',
+  });
+  if (args === undefined) {
+    return; // cancelled
+  }
+  const arg = { uri: editor.document.uri.toString() };
+  if (args.trim() !== '') {
+    arg.args = args;
+  }
+  try {
+    const res = await vscode.commands.executeCommand(command, arg);
+    if (res && !res.uri) {
+      const doc = await vscode.workspace.openTextDocument({ content: res.text, language: 'diff' });
+      await vscode.window.showTextDocument(doc, { preview: true });
+    }
+  } catch (err) {
+    vscode.window.showErrorMessage(`Lobster: ${err && err.message ? err.message : err}`);
+  }
+}
+
 /** @param {vscode.ExtensionContext} context */
 async function activate(context) {
   context.subscriptions.push(
+    vscode.commands.registerCommand('lobster.showPlan', () => runPlan('lobster.plan')),
+    vscode.commands.registerCommand('lobster.showPlanDiff', () => runPlan('lobster.planDiff')),
     vscode.commands.registerCommand('lobster.restartServer', async () => {
       await stop();
       await start();

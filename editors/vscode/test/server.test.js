@@ -66,6 +66,14 @@ test('a whole session with lobster-lsp', { timeout: 120000 }, async () => {
   });
   assert.deepStrictEqual(list.items.map((i) => i.label), ['build']);
 
+  const lenses = await conn.sendRequest('textDocument/codeLens', { textDocument: { uri } });
+  assert.deepStrictEqual(
+    lenses.map((l) => l.command.title),
+    ['Plan (file)', 'Plan diff (file)', 'Plan', 'Plan diff', 'Plan', 'Plan diff']
+  );
+  const plan = await conn.sendRequest('workspace/executeCommand', lenses[2].command);
+  assert.match(plan.text, /^1\. build \[shell\]\n {3}run: make\n/m);
+
   await conn.sendRequest('shutdown');
   const exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
   await conn.sendNotification('exit');

@@ -1,0 +1,59 @@
+package lsp
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/lobsterdev/lobster/lang/check"
+	"github.com/lobsterdev/lobster/lang/parser"
+)
+
+// benchFile reads a generated workload ($LOBSTER_BENCH_FILE, from
+// ../shared/bench/gen.py) or skips.
+func benchFile(b *testing.B) []byte {
+	p := os.Getenv("LOBSTER_BENCH_FILE")
+	if p == "" {
+		b.Skip("set LOBSTER_BENCH_FILE to a generated wf-N.lobster")
+	}
+	src, err := os.ReadFile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return src
+}
+
+func BenchmarkParse(b *testing.B) {
+	src := benchFile(b)
+	for b.Loop() {
+		parser.Parse("wf.lobster", src)
+	}
+}
+
+func BenchmarkAnalysis(b *testing.B) {
+	src := benchFile(b)
+	for b.Loop() {
+		newSnapshot("file:///wf.lobster", 1, src).analysis()
+	}
+}
+
+func BenchmarkCheck(b *testing.B) {
+	src := benchFile(b)
+	an := newSnapshot("file:///wf.lobster", 1, src).analysis()
+	for b.Loop() {
+		check.RunWith(an.file, an.parseDiags, check.Rules, check.Options{})
+	}
+}
+
+func BenchmarkPublishEncoding(b *testing.B) {
+	src := benchFile(b)
+	snap := newSnapshot("file:///wf.lobster", 1, src)
+	an := snap.analysis()
+	diags := check.RunWith(an.file, an.parseDiags, check.Rules, check.Options{})
+	for b.Loop() {
+		pd := toProtocolDiags(snap, diags)
+		json.Marshal(&protocol.PublishDiagnosticsParams{URI: snap.uri, Diagnostics: pd})
+	}
+}
