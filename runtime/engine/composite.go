@@ -28,10 +28,22 @@ type command struct {
 	scope render.Results
 	env   []*ast.Field // env layers after the workflow's
 	cwd   []*ast.Field // cwd fields, most specific first, before the workflow's
+
+	topLevel bool // a step of the workflow, not a loop sub-step or branch
 }
 
-// shell runs one command: the resume boundary is crossed right before its
-// process starts, after its stdin resolved.
+// runCommand runs one command: a pipeline, or else a shell command.
+func (r *runner) runCommand(ctx context.Context, c command) (*jsvalue.Object, error) {
+	if c.step.Pipeline != nil {
+		if s := ast.ScalarOf(c.step.Pipeline.Value); s != nil && !isBlankText(s.Text) {
+			return r.pipelineStep(ctx, c)
+		}
+	}
+	return r.shell(ctx, c)
+}
+
+// shell runs one shell command: the resume boundary is crossed right
+// before its process starts, after its stdin resolved.
 func (r *runner) shell(ctx context.Context, c command) (*jsvalue.Object, error) {
 	text := shellText(c.step)
 	stdin, err := Stdin(c.step.Stdin, r.args, c.scope)
@@ -132,10 +144,7 @@ func (r *runner) forEach(ctx context.Context, step *ast.Step) (*jsvalue.Object, 
 				scope[subID] = jsvalue.Obj("skipped", true)
 				continue
 			}
-			if sub.Pipeline != nil {
-				return nil, fmt.Errorf("Workflow step %s: a pipeline sub-step is not supported by this runtime yet", id)
-			}
-			rec, err := r.shell(ctx, command{id: subID, step: sub, scope: scope,
+			rec, err := r.runCommand(ctx, command{id: subID, step: sub, scope: scope,
 				env: []*ast.Field{step.Env, sub.Env}, cwd: []*ast.Field{sub.Cwd, step.Cwd}})
 			if err != nil {
 				return nil, err
@@ -177,11 +186,6 @@ func (r *runner) parallel(ctx context.Context, step *ast.Step) (*jsvalue.Object,
 			branches = l.Steps()
 		}
 	}
-	for _, b := range branches {
-		if b.Pipeline != nil {
-			return nil, fmt.Errorf("Workflow step %s: a pipeline branch is not supported by this runtime yet", id)
-		}
-	}
 	waitAny := p != nil && stringValue(p.Wait, "all") == "any"
 	bctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -202,7 +206,7 @@ func (r *runner) parallel(ctx context.Context, step *ast.Step) (*jsvalue.Object,
 	settled := make(chan branchResult, len(branches))
 	for i, b := range branches {
 		go func() {
-			rec, err := r.shell(bctx, command{id: b.IDText(), step: b, scope: scope,
+			rec, err := r.runCommand(bctx, command{id: b.IDText(), step: b, scope: scope,
 				env: []*ast.Field{step.Env, b.Env}, cwd: []*ast.Field{b.Cwd, step.Cwd}})
 			settled <- branchResult{i, rec, err}
 		}()

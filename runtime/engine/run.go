@@ -186,9 +186,6 @@ func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, e
 			}
 			continue
 		}
-		if step.Pipeline != nil && step.Parallel == nil && step.Workflow == nil {
-			return envelope.Result{}, fmt.Errorf("Workflow step %s: a pipeline step is not supported by this runtime yet", id)
-		}
 		var record *jsvalue.Object
 		if step.ForEach != nil {
 			// Loops ignore retry and timeout_ms; on_error applies to
@@ -251,8 +248,8 @@ func (r *runner) execute(ctx context.Context, step *ast.Step) (*jsvalue.Object, 
 			case step.Workflow != nil:
 				return r.subWorkflow(actx, step)
 			}
-			return r.shell(actx, command{id: id, step: step, scope: r.results,
-				env: []*ast.Field{step.Env}, cwd: []*ast.Field{step.Cwd}})
+			return r.runCommand(actx, command{id: id, step: step, scope: r.results,
+				env: []*ast.Field{step.Env}, cwd: []*ast.Field{step.Cwd}, topLevel: true})
 		})
 }
 
@@ -358,11 +355,13 @@ func (r *runner) approver() string {
 }
 
 // isFatal says err ends the run whatever the step's retry and on_error
-// say: the resume's state is gone or claimed, or cost_limit stopped it.
+// say: the resume's state is gone or claimed, cost_limit stopped it, or a
+// pipeline stopped at a gate.
 func isFatal(err error) bool {
 	var gone *resumeError
 	var limit *limitError
-	return errors.As(err, &gone) || errors.As(err, &limit)
+	var halt *haltError
+	return errors.As(err, &gone) || errors.As(err, &limit) || errors.As(err, &halt)
 }
 
 // onErrorOf is a step's on_error policy: "stop" (the default), "continue"

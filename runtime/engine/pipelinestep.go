@@ -1,0 +1,146 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/pipeline"
+	"github.com/lobsterdev/lobster/runtime/render"
+)
+
+// haltError is a pipeline inside a workflow step that stopped at a gate
+// the workflow cannot pause at: never retried, never handled by on_error.
+type haltError struct{ msg string }
+
+func (e *haltError) Error() string { return e.msg }
+
+// pipelineStep runs a `pipeline:` step, sub-step or branch (workflow spec
+// §2.4): its text templated, then parsed; its stdin as the input items;
+// renderers writing into the step's stdout instead of the terminal.
+func (r *runner) pipelineStep(ctx context.Context, c command) (*jsvalue.Object, error) {
+	text := ""
+	if s := ast.ScalarOf(c.step.Pipeline.Value); s != nil {
+		text = render.Template(s.Text, r.args, c.scope)
+	}
+	p := parser.ParsePipelineText(text)
+	if p.Err != nil {
+		return nil, fmt.Errorf("Workflow step %s pipeline parse failed: %s", c.id, p.Err.Msg)
+	}
+	stages := pipeline.StagesOf(p.Stages, text)
+	if c.topLevel {
+		for _, st := range stages {
+			if st.Name == "ask" {
+				// The reference pauses the workflow here (a pipeline_command
+				// input); refused before anything runs rather than run
+				// differently.
+				return nil, &haltError{fmt.Sprintf("Workflow step %s: ask inside a pipeline step is not supported by this runtime yet; use an input step", c.id)}
+			}
+		}
+	}
+	stdin, err := Stdin(c.step.Stdin, r.args, c.scope)
+	if err != nil {
+		return nil, err
+	}
+	var input []any
+	switch v := stdin.(type) {
+	case nil:
+	case []any:
+		// A copy: the stream hands items over and lets go of them,
+		// and the array is still a step's result.
+		input = append([]any(nil), v...)
+	default:
+		if v != jsvalue.Undefined {
+			input = []any{v}
+		}
+	}
+	var rendered bytes.Buffer
+	env := &pipeline.Env{
+		Mode:     pipeline.Tool,
+		Stdin:    strings.NewReader(""),
+		Stdout:   &rendered,
+		Stderr:   r.opts.Stderr,
+		Environ:  Env(r.base, r.args, c.scope, append([]*ast.Field{r.w.Env}, c.env...)...),
+		Dir:      r.cwd(append(c.cwd, r.w.Cwd)...),
+		StateDir: r.opts.StateDir,
+		Force:    r.opts.Force,
+	}
+	if t := r.opts.Terminal; t != nil {
+		// On a terminal, approve and ask prompt there.
+		env.Mode, env.Stdin, env.Interactive = pipeline.Human, t.In, true
+	}
+	res, err := pipeline.RunWith(ctx, stages, input, env, pipeline.Options{
+		BeforeEffect: func() error { return r.opts.Resume.claim(ctx) },
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.Halted {
+		name := ""
+		if res.HaltedAt >= 0 && res.HaltedAt < len(stages) {
+			name = stages[res.HaltedAt].Name
+		}
+		switch haltKind(res.Items) {
+		case "approval_request":
+			return nil, &haltError{fmt.Sprintf("Workflow step %s halted for approval inside pipeline stage %s. Use a separate approval step in the workflow file.", c.id, name)}
+		case "input_request":
+			return nil, &haltError{"requestInput is not supported in this pipeline context"}
+		}
+		return nil, &haltError{fmt.Sprintf("Workflow step %s halted before completion at pipeline stage %s", c.id, name)}
+	}
+	return pipelineResult(c.id, res.Items, rendered.String()), nil
+}
+
+// haltKind is the type of the one request item a halted pipeline left.
+func haltKind(items []any) string {
+	if len(items) != 1 {
+		return ""
+	}
+	o, _ := items[0].(*jsvalue.Object)
+	kind, _ := get(o, "type").(string)
+	return kind
+}
+
+// pipelineResult is a pipeline step's result: json is the one item, the
+// items, or (a renderer took them all) the parse of what it rendered;
+// stdout is the rendered text, else the items as text.
+func pipelineResult(id string, items []any, rendered string) *jsvalue.Object {
+	var value any
+	switch len(items) {
+	case 0:
+		value = ParseOutput(rendered)
+	case 1:
+		value = items[0]
+	default:
+		value = items
+	}
+	stdout := rendered
+	if stdout == "" {
+		stdout = itemsText(items)
+	}
+	return jsvalue.Obj("id", id, "stdout", stdout, "json", value)
+}
+
+// itemsText serializes items: strings joined by newlines, one item alone
+// (a string raw), several as a JSON array.
+func itemsText(items []any) string {
+	strs := make([]string, 0, len(items))
+	for _, it := range items {
+		s, ok := it.(string)
+		if !ok {
+			break
+		}
+		strs = append(strs, s)
+	}
+	switch {
+	case len(strs) == len(items):
+		return strings.Join(strs, "\n")
+	case len(items) == 1:
+		return jsvalue.Stringify(items[0], "")
+	}
+	return jsvalue.Stringify(items, "")
+}
