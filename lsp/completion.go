@@ -58,6 +58,9 @@ func completion(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessa
 		return nil, err
 	}
 	items := an.complete(off)
+	if good := s.lastGoodAnalysis(doc); good != nil {
+		items = mergeRecovered(items, an, good, off)
+	}
 	if items == nil {
 		items = []protocol.CompletionItem{}
 	}
@@ -382,4 +385,45 @@ func (an *analysis) pipelineItems(off int, prefix string, chain []ast.Node) ([]p
 		})
 	}
 	return items, true
+}
+
+// mergeRecovered adds, while the text is not valid YAML, the step ids and
+// args of the last valid version that the recovered tree lost: step ids
+// declared before the cursor (by their old offset; edits are mostly near
+// the cursor) after "$", args after "${".
+func mergeRecovered(items []protocol.CompletionItem, an, good *analysis, off int) []protocol.CompletionItem {
+	src := an.file.Src
+	prefix := string(src.Content[src.LineStart(src.Pos(off).Line):off])
+	have := map[string]bool{}
+	for _, it := range items {
+		have[it.Label] = true
+	}
+	replace := func(n int) protocol.Range { return an.m.Range(source.Span{Start: off - n, End: off}) }
+	if m := reArgRef.FindStringSubmatch(prefix); m != nil {
+		for _, fd := range good.info.Args {
+			if !have[fd.Name()] && an.info.ArgBy[fd.Name()] == nil {
+				items = append(items, protocol.CompletionItem{
+					Label: fd.Name(), Kind: protocol.CompletionItemKindVariable, Detail: "arg (from the last valid version)",
+					TextEdit: &protocol.TextEdit{Range: replace(len(m[1])), NewText: fd.Name() + "}"},
+				})
+			}
+		}
+		return items
+	}
+	if reRefField.MatchString(prefix) || reArgEnv.MatchString(prefix) {
+		return items
+	}
+	if m := reStepRef.FindStringSubmatch(prefix); m != nil {
+		for _, si := range good.info.Top {
+			if si.ID == "" || have[si.ID] || len(an.info.ByID[si.ID]) > 0 || si.Step.Pos() >= off {
+				continue
+			}
+			have[si.ID] = true
+			items = append(items, protocol.CompletionItem{
+				Label: si.ID, Kind: protocol.CompletionItemKindReference, Detail: stepKind(si.Step) + " (from the last valid version)",
+				TextEdit: &protocol.TextEdit{Range: replace(len(m[1])), NewText: si.ID},
+			})
+		}
+	}
+	return items
 }

@@ -77,6 +77,9 @@ func (s *Server) diagLoop(u protocol.DocumentURI, w *diagWorker) {
 		current := s.docs[u] == snap
 		if current {
 			s.lastDiags[u] = checked{snap: snap, diags: diags}
+			if !snap.analysis().brokenYAML() {
+				s.lastGood[u] = snap
+			}
 		}
 		s.mu.Unlock()
 		if current {
@@ -98,6 +101,21 @@ func (s *Server) diagnostics(snap *snapshot) []source.Diagnostic {
 		return c.diags
 	}
 	return s.check(snap)
+}
+
+// lastGoodAnalysis is the analysis of the last version of a document that
+// was valid YAML, when the current one is not and they differ; else nil.
+func (s *Server) lastGoodAnalysis(doc *snapshot) *analysis {
+	if !doc.analysis().brokenYAML() {
+		return nil
+	}
+	s.mu.Lock()
+	good := s.lastGood[doc.uri]
+	s.mu.Unlock()
+	if good == nil || good == doc {
+		return nil
+	}
+	return good.analysis()
 }
 
 // check runs lobster check on a snapshot: the parser's findings and every

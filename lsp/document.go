@@ -113,3 +113,14 @@ func applyChanges(text []byte, changes []textChange) ([]byte, error) {
 	}
 	return text, err
 }
+
+// brokenYAML reports whether the text is not valid YAML (the tree then
+// holds only what the parser recovered).
+func (an *analysis) brokenYAML() bool {
+	for _, d := range an.parseDiags {
+		if d.Code == "yaml-syntax" {
+			return true
+		}
+	}
+	return false
+}

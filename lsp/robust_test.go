@@ -86,3 +86,29 @@ func TestChangeToClosedDocument(t *testing.T) {
 		t.Errorf("log: %s", c.logBuf.String())
 	}
 }
+
+// TestCompletionFromLastValidVersion completes step ids the broken text
+// lost, from the last version that was valid YAML.
+func TestCompletionFromLastValidVersion(t *testing.T) {
+	c := start(t)
+	text := "steps:\n  - id: build\n    run: make\n  - id: test\n    run: make test\n  - id: use\n    run: echo ok\n"
+	u := c.open("lg.lobster", text)
+	c.waitVersion(u, 1)
+	// A flow mapping left open on the first step swallows the steps after it.
+	broken := strings.Replace(text, "  - id: build\n", "  - {id: build\n", 1)
+	broken = strings.Replace(broken, "run: echo ok", "run: echo $", 1)
+	v := c.change(u, map[string]any{"text": broken})
+	p := c.waitVersion(u, v)
+	if !hasCode("yaml-syntax")(p) {
+		t.Fatalf("the text is valid YAML: %v", codes(p.Diagnostics))
+	}
+	var list protocol.CompletionList
+	c.call("textDocument/completion", docPos(u, at(t, broken, "echo $", 1, 6)), &list)
+	var labels []string
+	for _, it := range list.Items {
+		labels = append(labels, it.Label)
+	}
+	if !strings.Contains(strings.Join(labels, " "), "test") {
+		t.Errorf("completions %v lack the lost step test", labels)
+	}
+}

@@ -69,6 +69,7 @@ type Server struct {
 	docs        map[protocol.DocumentURI]*snapshot
 	workers     map[protocol.DocumentURI]*diagWorker
 	lastDiags   map[protocol.DocumentURI]checked
+	lastGood    map[protocol.DocumentURI]*snapshot // the last checked version that was valid YAML
 	pending     map[jsonrpc2.ID]context.CancelFunc
 
 	showDocument bool   // the client can open documents (window/showDocument)
@@ -93,6 +94,7 @@ func NewServer(opts Options) *Server {
 		docs:      map[protocol.DocumentURI]*snapshot{},
 		workers:   map[protocol.DocumentURI]*diagWorker{},
 		lastDiags: map[protocol.DocumentURI]checked{},
+		lastGood:  map[protocol.DocumentURI]*snapshot{},
 		pending:   map[jsonrpc2.ID]context.CancelFunc{},
 		exit:      make(chan struct{}),
 		done:      make(chan struct{}),
@@ -358,6 +360,7 @@ func (s *Server) close(ctx context.Context, u protocol.DocumentURI) {
 	s.mu.Lock()
 	delete(s.docs, u)
 	delete(s.lastDiags, u)
+	delete(s.lastGood, u)
 	w := s.workers[u]
 	delete(s.workers, u)
 	s.mu.Unlock()
