@@ -19,7 +19,7 @@ func parse(t *testing.T, text string) any {
 // The messages recorded from the reference (Ajv) for the same schema and
 // response.
 func TestAjvMessages(t *testing.T) {
-	schema := `{"type":"object","properties":{"count":{"type":"integer","minimum":1},"name":{"type":"string","minLength":2,"pattern":"^[a-z]+$"},"tags":{"type":"array","maxItems":1},"mode":{"enum":["a","b"]}},"required":["count"]}`
+	schema := `{"type":"object","properties":{"count":{"type":"integer","minimum":1},"zeta":{"type":"string","minLength":3},"name":{"type":"string","minLength":2,"pattern":"^[a-z]+$"},"tags":{"type":"array","maxItems":1},"mode":{"enum":["a","b"]},"nested":{"type":"object","properties":{"list":{"type":"array","items":{"type":"object","properties":{"x":{"type":"number"}}}}}}},"required":["count"]}`
 	for _, tc := range []struct{ response, want string }{
 		{`{"count":0}`, "at /count: must be >= 1"},
 		{`{}`, "at /: must have required property 'count'"},
@@ -30,6 +30,8 @@ func TestAjvMessages(t *testing.T) {
 		{`{"count":1,"tags":[1,2]}`, "at /tags: must NOT have more than 1 items"},
 		{`{"count":1,"mode":"c"}`, "at /mode: must be equal to one of the allowed values"},
 		{`[]`, "at /: must be object"},
+		{`{"count":1,"name":"bb","nested":{"list":[{"x":1},{"x":"y"}]}}`, "at /nested/list/1/x: must be number"},
+		{`{"count":1,"zeta":"a","name":"A"}`, "at /zeta: must NOT have fewer than 3 characters"},
 	} {
 		err := Value(parse(t, schema), parse(t, tc.response))
 		var f *Failure
@@ -47,7 +49,7 @@ func TestAjvMessages(t *testing.T) {
 }
 
 func TestBadSchema(t *testing.T) {
-	if err := Value(parse(t, `{"type":"nonsense"}`), 1.0); !errors.Is(err, ErrBadSchema) {
+	if err := Value(parse(t, `{"minimum":"x"}`), 1.0); !errors.Is(err, ErrBadSchema) {
 		t.Errorf("got %v, want ErrBadSchema", err)
 	}
 }
