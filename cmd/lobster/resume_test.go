@@ -191,3 +191,32 @@ func TestInteractiveGates(t *testing.T) {
 		t.Errorf("interactive runs wrote state: %v", entries)
 	}
 }
+
+// TestReadmeRoundTrip follows the README: examples/deploy.lobster pauses
+// at its approval, a resume without the required approver is refused, and
+// ann's approval finishes the run.
+func TestReadmeRoundTrip(t *testing.T) {
+	example, err := filepath.Abs("../../examples/deploy.lobster")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out, code := lobsterIn(t, dir, nil, "run", "--mode", "tool", example, "--args-json", `{"target":"prod"}`)
+	var env struct {
+		Status           string
+		RequiresApproval struct {
+			ApprovalID string
+			Items      []map[string]any
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &env) != nil || env.Status != "needs_approval" || len(env.RequiresApproval.ApprovalID) != 8 {
+		t.Fatalf("run: exit %d\n%s", code, out)
+	}
+	if out, code = lobsterIn(t, dir, nil, "resume", "--id", env.RequiresApproval.ApprovalID, "--approve", "yes"); code != 2 || !strings.Contains(out, "requires approver identity") {
+		t.Fatalf("resume without approver: exit %d\n%s", code, out)
+	}
+	out, code = lobsterIn(t, dir, []string{"LOBSTER_APPROVAL_APPROVED_BY=ann"}, "resume", "--id", env.RequiresApproval.ApprovalID, "--approve", "yes")
+	if code != 0 || !strings.Contains(out, `"deployed app-prod, approved by ann\n"`) {
+		t.Fatalf("resume: exit %d\n%s", code, out)
+	}
+}

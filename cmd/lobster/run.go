@@ -40,10 +40,12 @@ stop the run.
   --dry-run          print the reference's plan of the run on standard
                      error instead of running it (see lobster plan)
 
-This version runs shell steps (run/command) with when/condition, env, cwd,
-stdin, retry, timeout_ms and on_error. A step that needs more (pipelines,
-approval and input gates, loops, parallel branches, sub-workflows) stops
-the run with an error naming it, before that step starts.
+Every step kind runs: shell commands, pipelines, approval and input gates,
+for_each loops, parallel branches and workflow: sub-workflows. In tool mode,
+or when standard input is not a terminal, a gate pauses the run and prints
+a resume token (and, for an approval, a short approvalId) for
+"lobster resume"; on a terminal it asks there. An ask stage inside a
+pipeline step is not supported yet and is refused before it runs.
 
 Exit codes: 0 success; 1 a step failed; 2 a usage error, bad --args-json,
 or errors found by the checker; 130/143/129/131 on SIGINT/SIGTERM/SIGHUP/

@@ -79,7 +79,7 @@ func runApprovalDataOverride(p *Pass) {
 			continue
 		}
 		name := si.ID
-		d := p.Finding(s.Approval.Key.Span, "if %s %q is a JSON object with \"prompt\" (or \"requiresApproval.prompt\"), it replaces the prompt and can overlay \"required_approver\" and \"initiated_by\" (configured here: %s); do not gate untrusted data this way", from, name, strings.Join(configured, ", "))
+		d := p.Finding(s.Approval.Key.Span, "if %s %q is a JSON object with \"prompt\" (or \"requiresApproval.prompt\"), it replaces the prompt; under the reference runtime it also overlays \"required_approver\" and \"initiated_by\" (configured here: %s), which lobster run never allows; do not gate untrusted data this way", from, name, strings.Join(configured, ", "))
 		d.Related = []source.Related{p.Related(rel.Key.Span, "the data comes from here")}
 		p.Report(d)
 	}
