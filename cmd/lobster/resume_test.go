@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"os"
@@ -218,5 +219,25 @@ func TestReadmeRoundTrip(t *testing.T) {
 	out, code = lobsterIn(t, dir, []string{"LOBSTER_APPROVAL_APPROVED_BY=ann"}, "resume", "--id", env.RequiresApproval.ApprovalID, "--approve", "yes")
 	if code != 0 || !strings.Contains(out, `"deployed app-prod, approved by ann\n"`) {
 		t.Fatalf("resume: exit %d\n%s", code, out)
+	}
+}
+
+// TestResumeKeyAlias: a token whose state key is spelled workflow-resume_
+// resumes the state written as workflow_resume_ (the reference accepts
+// both), and nothing is left under either name.
+func TestResumeKeyAlias(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "w.lobster"), []byte(gatedEffect), 0o644)
+	token := pause(t, dir, "w.lobster")
+	data, err := base64.RawURLEncoding.DecodeString(token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alias := base64.RawURLEncoding.EncodeToString(bytes.Replace(data, []byte("workflow_resume_"), []byte("workflow-resume_"), 1))
+	if out, code := lobsterIn(t, dir, nil, "resume", "--token", alias, "--approve", "yes"); code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".state", "workflow*")); len(left) != 0 {
+		t.Errorf("states left: %v", left)
 	}
 }

@@ -42,7 +42,14 @@ var errStateNotFound = &resumeError{"Workflow resume state not found"}
 // response) before anything else: a mismatch is an *ArgumentError and
 // leaves the state as it is.
 func LoadResume(ctx context.Context, store *state.Store, key string) (*Resume, error) {
-	raw, err := store.LoadResume(ctx, key)
+	var raw json.RawMessage
+	err := state.ErrResumeNotFound
+	for _, k := range keySpellings(key) {
+		if raw, err = store.LoadResume(ctx, k); !errors.Is(err, state.ErrResumeNotFound) {
+			key = k
+			break
+		}
+	}
 	if errors.Is(err, state.ErrResumeNotFound) {
 		return nil, errStateNotFound
 	}
