@@ -241,3 +241,24 @@ func TestResumeKeyAlias(t *testing.T) {
 		t.Errorf("states left: %v", left)
 	}
 }
+
+// TestForgedTokens: tokens lobster never issued name no state: an invented
+// key, a key that tries to leave the state directory, and a pipeline token
+// for a workflow state are all refused without touching anything.
+func TestForgedTokens(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "w.lobster"), []byte(gatedEffect), 0o644)
+	pause(t, dir, "w.lobster")
+	os.WriteFile(filepath.Join(dir, "secret.json"), []byte(`{"filePath":"w.lobster","resumeAtIndex":2,"steps":{}}`), 0o644)
+	for _, key := range []string{"workflow_resume_00000000-0000-4000-8000-000000000000", "../secret", "/etc/passwd"} {
+		payload, _ := json.Marshal(map[string]any{"protocolVersion": 1, "v": 1, "kind": "workflow-file", "stateKey": key})
+		token := base64.RawURLEncoding.EncodeToString(payload)
+		out, code := lobsterIn(t, dir, nil, "resume", "--token", token, "--approve", "yes")
+		if code != 1 || !strings.Contains(out, "Workflow resume state not found") {
+			t.Errorf("key %q: exit %d\n%s", key, code, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "effects")); err == nil {
+		t.Error("a forged token ran a step")
+	}
+}
