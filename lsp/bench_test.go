@@ -57,3 +57,17 @@ func BenchmarkPublishEncoding(b *testing.B) {
 		json.Marshal(&protocol.PublishDiagnosticsParams{URI: snap.uri, Diagnostics: pd})
 	}
 }
+
+// BenchmarkEditCycle is what one edit costs before its diagnostics go out:
+// apply the change, parse, check, convert.
+func BenchmarkEditCycle(b *testing.B) {
+	src := benchFile(b)
+	s := NewServer(Options{})
+	text := src
+	for i := 0; b.Loop(); i++ {
+		text, _ = applyChanges(text, []textChange{{Range: &protocol.Range{}, Text: "#\n"}})
+		snap := newSnapshot("file:///wf.lobster", int32(i), text)
+		diags := s.check(snap)
+		json.Marshal(&protocol.PublishDiagnosticsParams{URI: snap.uri, Diagnostics: toProtocolDiags(snap, diags)})
+	}
+}

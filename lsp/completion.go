@@ -83,7 +83,7 @@ func (an *analysis) complete(off int) []protocol.CompletionItem {
 	if m := reArgRef.FindStringSubmatch(prefix); m != nil {
 		closed := off < len(src.Content) && src.Content[off] == '}'
 		var items []protocol.CompletionItem
-		for _, fd := range an.info.Args {
+		for _, fd := range an.info().Args {
 			text := fd.Name()
 			if !closed {
 				text += "}"
@@ -98,7 +98,7 @@ func (an *analysis) complete(off int) []protocol.CompletionItem {
 	if m := reArgEnv.FindStringSubmatch(prefix); m != nil {
 		var items []protocol.CompletionItem
 		seen := map[string]bool{}
-		for _, fd := range an.info.Args {
+		for _, fd := range an.info().Args {
 			env := check.ArgEnvName(fd.Name())
 			if env == "" || seen[env] {
 				continue
@@ -118,7 +118,7 @@ func (an *analysis) complete(off int) []protocol.CompletionItem {
 		items := an.stepIDItems(site, replace(len(m[1])))
 		if fd := innermostField(chain); fd != nil {
 			if _, ok := fd.Value.(*ast.Shell); ok {
-				for _, fd := range an.info.Args {
+				for _, fd := range an.info().Args {
 					if env := check.ArgEnvName(fd.Name()); env != "" {
 						items = append(items, protocol.CompletionItem{
 							Label: argEnvPrefix + env, Kind: protocol.CompletionItemKindVariable, Detail: "arg " + fd.Name(),
@@ -175,7 +175,7 @@ func innermostField(chain []ast.Node) *ast.Field {
 }
 
 func (an *analysis) argDetail(name string) string {
-	if v, ok := an.info.ArgDefaultText(name); ok {
+	if v, ok := an.info().ArgDefaultText(name); ok {
 		return "arg, default " + v
 	}
 	return "arg"
@@ -185,7 +185,7 @@ func (an *analysis) argDetail(name string) string {
 // have run before it, and the loop variables in scope.
 func (an *analysis) stepIDItems(site *check.StepInfo, r protocol.Range) []protocol.CompletionItem {
 	var ids []string
-	for id := range an.info.ByID {
+	for id := range an.info().ByID {
 		ids = append(ids, id)
 	}
 	for loop := site; loop != nil; loop = loop.Parent {
@@ -201,7 +201,7 @@ func (an *analysis) stepIDItems(site *check.StepInfo, r protocol.Range) []protoc
 			continue
 		}
 		seen[id] = true
-		res := an.info.Resolve(site, id)
+		res := an.info().Resolve(site, id)
 		if res.Visibility != check.Visible && res.Visibility != check.WorkflowLevel {
 			continue
 		}
@@ -222,7 +222,7 @@ func (an *analysis) stepIDItems(site *check.StepInfo, r protocol.Range) []protoc
 // fieldItems are the result fields of the step id names, filtered by what
 // the step can produce.
 func (an *analysis) fieldItems(site *check.StepInfo, id string, r protocol.Range) []protocol.CompletionItem {
-	res := an.info.Resolve(site, id)
+	res := an.info().Resolve(site, id)
 	var items []protocol.CompletionItem
 	for _, f := range resultFields {
 		if res.Target != nil && !res.LoopVar && !produces(res.Target, f.name) {
@@ -400,8 +400,8 @@ func mergeRecovered(items []protocol.CompletionItem, an, good *analysis, off int
 	}
 	replace := func(n int) protocol.Range { return an.m.Range(source.Span{Start: off - n, End: off}) }
 	if m := reArgRef.FindStringSubmatch(prefix); m != nil {
-		for _, fd := range good.info.Args {
-			if !have[fd.Name()] && an.info.ArgBy[fd.Name()] == nil {
+		for _, fd := range good.info().Args {
+			if !have[fd.Name()] && an.info().ArgBy[fd.Name()] == nil {
 				items = append(items, protocol.CompletionItem{
 					Label: fd.Name(), Kind: protocol.CompletionItemKindVariable, Detail: "arg (from the last valid version)",
 					TextEdit: &protocol.TextEdit{Range: replace(len(m[1])), NewText: fd.Name() + "}"},
@@ -414,8 +414,8 @@ func mergeRecovered(items []protocol.CompletionItem, an, good *analysis, off int
 		return items
 	}
 	if m := reStepRef.FindStringSubmatch(prefix); m != nil {
-		for _, si := range good.info.Top {
-			if si.ID == "" || have[si.ID] || len(an.info.ByID[si.ID]) > 0 || si.Step.Pos() >= off {
+		for _, si := range good.info().Top {
+			if si.ID == "" || have[si.ID] || len(an.info().ByID[si.ID]) > 0 || si.Step.Pos() >= off {
 				continue
 			}
 			have[si.ID] = true

@@ -32,8 +32,10 @@ type snapshot struct {
 type analysis struct {
 	file       *ast.File
 	parseDiags []source.Diagnostic
-	info       *check.Info
 	m          Mapper
+
+	infoOnce sync.Once
+	inf      *check.Info // see info
 
 	envOnce sync.Once
 	envOccs []argEnvOcc // see argEnvOccurrences
@@ -52,7 +54,7 @@ func newSnapshot(u protocol.DocumentURI, version int32, text []byte) *snapshot {
 func (s *snapshot) analysis() *analysis {
 	s.once.Do(func() {
 		f, diags := parser.Parse(s.name, s.text)
-		s.an = &analysis{file: f, parseDiags: diags, info: check.NewInfo(f), m: Mapper{File: f.Src}}
+		s.an = &analysis{file: f, parseDiags: diags, m: Mapper{File: f.Src}}
 	})
 	return s.an
 }
@@ -123,4 +125,11 @@ func (an *analysis) brokenYAML() bool {
 		}
 	}
 	return false
+}
+
+// info indexes the tree (once, on first use: publishing diagnostics does not
+// need it, check.RunWith builds its own).
+func (an *analysis) info() *check.Info {
+	an.infoOnce.Do(func() { an.inf = check.NewInfo(an.file) })
+	return an.inf
 }

@@ -112,7 +112,7 @@ func (an *analysis) withArgDefaults(text string) string {
 		if r.Kind != parser.ArgText {
 			continue
 		}
-		if v, ok := an.info.ArgDefaultText(r.Name); ok {
+		if v, ok := an.info().ArgDefaultText(r.Name); ok {
 			b.WriteString(text[last:r.Start])
 			b.WriteString(v)
 			last = r.End
@@ -219,7 +219,7 @@ var visibilityNotes = map[check.Visibility]string{
 func (an *analysis) refHover(t target) string {
 	var note string
 	if t.site != nil {
-		note = visibilityNotes[an.info.ResolveSite(t.site, t.name).Visibility]
+		note = visibilityNotes[an.info().ResolveSite(t.site, t.name).Visibility]
 	}
 	if t.step == nil {
 		if note == "" {
@@ -281,7 +281,7 @@ func (an *analysis) argHover(t target) string {
 			fmt.Fprintf(&b, "\n%s\n", d)
 		}
 		if def.Default != nil {
-			if v, ok := an.info.ArgDefaultText(name); ok {
+			if v, ok := an.info().ArgDefaultText(name); ok {
 				fmt.Fprintf(&b, "\ndefault: `%s`\n", v)
 			} else {
 				b.WriteString("\ndefault: a list or mapping (use `LOBSTER_ARGS_JSON` for structured values)\n")

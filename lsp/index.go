@@ -82,7 +82,7 @@ func (an *analysis) targetAt(offset int) target {
 
 func (an *analysis) targetAtByte(offset int) target {
 	chain := chainAt(an.file, offset)
-	in := an.info
+	in := an.info()
 	for i := len(chain) - 1; i >= 0; i-- {
 		n := chain[i]
 		var parent ast.Node
@@ -169,7 +169,7 @@ func (an *analysis) stepRefTarget(r *ast.StepRef) target {
 	t := target{kind: stepRefID, span: r.IDSpan, name: r.ID, ref: r}
 	if rs := an.refSite(r); rs != nil {
 		t.site = rs
-		res := an.info.ResolveSite(rs, r.ID)
+		res := an.info().ResolveSite(rs, r.ID)
 		t.step, t.loopVar = res.Target, res.LoopVar
 	}
 	return t
@@ -177,7 +177,7 @@ func (an *analysis) stepRefTarget(r *ast.StepRef) target {
 
 // refSite finds the site of a reference token.
 func (an *analysis) refSite(r ast.Ref) *check.RefSite {
-	refs := an.info.Refs
+	refs := an.info().Refs
 	i := sort.Search(len(refs), func(i int) bool { return refs[i].Ref.Pos() >= r.Pos() })
 	for ; i < len(refs) && refs[i].Ref.Pos() == r.Pos(); i++ {
 		if refs[i].Ref == r {
@@ -194,7 +194,7 @@ func (an *analysis) refSite(r ast.Ref) *check.RefSite {
 
 // stepInfo finds the StepInfo of a step node.
 func (an *analysis) stepInfo(st *ast.Step) *check.StepInfo {
-	for _, si := range an.info.Steps {
+	for _, si := range an.info().Steps {
 		if si.Step == st {
 			return si
 		}
@@ -212,7 +212,7 @@ func (an *analysis) argEnvTarget(name string, span source.Span) (target, bool) {
 	}
 	t := target{kind: argEnv, span: span, name: name}
 	// The last declared arg with that variable sets it (WF §3.6).
-	for _, fd := range an.info.Args {
+	for _, fd := range an.info().Args {
 		if check.ArgEnvName(fd.Name()) == suffix {
 			t.arg = fd
 		}

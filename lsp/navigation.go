@@ -54,11 +54,11 @@ func (an *analysis) occurrences(t target) []occurrence {
 				out = append(out, occurrence{span: textSpan(sc), decl: true})
 			}
 		}
-		for rs, r := range an.info.StepRefs() {
+		for rs, r := range an.info().StepRefs() {
 			if r.ID != t.step.ID {
 				continue
 			}
-			if res := an.info.ResolveSite(rs, r.ID); res.Target == t.step && !res.LoopVar {
+			if res := an.info().ResolveSite(rs, r.ID); res.Target == t.step && !res.LoopVar {
 				out = append(out, occurrence{span: r.IDSpan})
 			}
 		}
@@ -73,7 +73,7 @@ func (an *analysis) occurrences(t target) []occurrence {
 		if t.arg != nil {
 			out = append(out, occurrence{span: textSpan(t.arg.Key), decl: true})
 		}
-		for _, rs := range an.info.Refs {
+		for _, rs := range an.info().Refs {
 			if r, ok := rs.Ref.(*ast.ArgRef); ok && r.Name == name {
 				out = append(out, occurrence{span: r.NameSpan})
 			}
@@ -156,7 +156,7 @@ func (an *analysis) childFile(doc *snapshot, st *ast.Step) (string, bool) {
 	if si == nil || doc.path == "" {
 		return "", false
 	}
-	return an.info.SubWorkflowFile(si, doc.path)
+	return an.info().SubWorkflowFile(si, doc.path)
 }
 
 // childDefinition resolves a cursor on a workflow: value (to the child
@@ -285,10 +285,10 @@ func rename(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) 
 	}
 	isStep := t.kind == stepDecl || t.kind == stepRefID
 	if isStep {
-		if len(an.info.ByID[name]) > 0 {
+		if len(an.info().ByID[name]) > 0 {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "a step named %q exists already", name)
 		}
-	} else if an.info.ArgBy[name] != nil {
+	} else if an.info().ArgBy[name] != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "an arg named %q exists already", name)
 	}
 	edits := []protocol.TextEdit{}

@@ -58,7 +58,7 @@ func codeLenses(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessa
 		)
 	}
 	add(protocol.Range{}, "", " (file)")
-	for _, si := range an.info.Top {
+	for _, si := range an.info().Top {
 		if si.ID == "" {
 			continue
 		}

@@ -41,7 +41,7 @@ func semanticTokensFull(ctx context.Context, s *Server, doc *snapshot, raw json.
 // semanticTokens lists the tokens of the document in source order.
 func (an *analysis) semanticTokens() []semToken {
 	var toks []semToken
-	for _, rs := range an.info.Refs {
+	for _, rs := range an.info().Refs {
 		switch r := rs.Ref.(type) {
 		case *ast.StepRef:
 			toks = append(toks, semToken{source.Span{Start: r.Pos(), End: r.IDSpan.End}, tokStepRef})
@@ -139,12 +139,12 @@ func inlayHints(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessa
 	}
 	span := an.m.SpanOf(p.Range)
 	out := []inlayHint{}
-	for _, rs := range an.info.Refs {
+	for _, rs := range an.info().Refs {
 		r, ok := rs.Ref.(*ast.ArgRef)
 		if !ok || r.End() < span.Start || r.Pos() > span.End {
 			continue
 		}
-		v, ok := an.info.ArgDefaultText(r.Name)
+		v, ok := an.info().ArgDefaultText(r.Name)
 		if !ok {
 			continue
 		}

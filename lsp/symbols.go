@@ -30,9 +30,9 @@ func documentSymbols(ctx context.Context, s *Server, doc *snapshot, raw json.Raw
 		})
 	}
 	var args []protocol.DocumentSymbol
-	for _, fd := range an.info.Args {
+	for _, fd := range an.info().Args {
 		detail := ""
-		if v, ok := an.info.ArgDefaultText(fd.Name()); ok {
+		if v, ok := an.info().ArgDefaultText(fd.Name()); ok {
 			detail = "default " + v
 		}
 		args = append(args, protocol.DocumentSymbol{
@@ -43,7 +43,7 @@ func documentSymbols(ctx context.Context, s *Server, doc *snapshot, raw json.Raw
 	section(w.Args, protocol.SymbolKindNamespace, args)
 	section(w.Env, protocol.SymbolKindNamespace, an.envSymbols(w.Env))
 	var steps []protocol.DocumentSymbol
-	for _, si := range an.info.Top {
+	for _, si := range an.info().Top {
 		steps = append(steps, an.stepSymbol(si))
 	}
 	section(w.Steps, protocol.SymbolKindNamespace, steps)
@@ -96,7 +96,7 @@ func (an *analysis) stepSymbol(si *check.StepInfo) protocol.DocumentSymbol {
 func documentLinks(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) (any, error) {
 	an := doc.analysis()
 	out := []protocol.DocumentLink{}
-	for _, si := range an.info.Steps {
+	for _, si := range an.info().Steps {
 		f := si.Step.Workflow
 		if f == nil {
 			continue
@@ -137,7 +137,7 @@ func foldingRanges(ctx context.Context, s *Server, doc *snapshot, raw json.RawMe
 			}
 		}
 	}
-	for _, si := range an.info.Steps {
+	for _, si := range an.info().Steps {
 		add(si.Step)
 		for _, f := range si.Step.Fields {
 			if sc := ast.ScalarOf(f.Value); sc != nil && (sc.Style == ast.LiteralBlock || sc.Style == ast.FoldedBlock) {
