@@ -37,6 +37,7 @@ var implementations = sync.OnceValue(func() map[string]Command {
 		"clawd.invoke":     openclawInvokeCommand,
 		"gog.gmail.search": gogSearchCommand,
 		"gog.gmail.send":   gogSendCommand,
+		"openclaw.agent":   openclawAgentCommand,
 	}
 	for _, name := range NotYetSupported {
 		m[name] = notYetSupported
@@ -50,7 +51,6 @@ var NotYetSupported = []string{
 	"email.triage",
 	"llm.invoke",
 	"llm_task.invoke",
-	"openclaw.agent",
 	"workflows.list",
 	"workflows.run",
 }
