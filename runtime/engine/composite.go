@@ -132,10 +132,7 @@ func (r *runner) forEach(ctx context.Context, step *ast.Step) (*jsvalue.Object, 
 				return nil, err
 			}
 			subID := sub.IDText()
-			cond := sub.When
-			if cond == nil {
-				cond = sub.Condition
-			}
+			cond := conditionOf(sub)
 			ok, err := Condition(cond, scope)
 			if err != nil {
 				return nil, err

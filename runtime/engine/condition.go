@@ -14,6 +14,15 @@ import (
 	"github.com/lobsterdev/lobster/runtime/render"
 )
 
+// conditionOf is the condition of a step: when ?? condition, so a null
+// when falls back to condition as in the reference.
+func conditionOf(step *ast.Step) *ast.Field {
+	if step.When != nil && Value(step.When.Value) != nil {
+		return step.When
+	}
+	return step.Condition
+}
+
 // Condition evaluates a step's `when` or `condition` field against the
 // results so far (workflow spec §3.7); a nil field is true. Errors are the
 // reference's: "Unsupported condition type", "Unsupported condition: …",

@@ -167,10 +167,7 @@ func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, e
 			return envelope.Result{}, err
 		}
 		id := step.IDText()
-		cond := step.When
-		if cond == nil {
-			cond = step.Condition
-		}
+		cond := conditionOf(step)
 		ok, err := Condition(cond, r.results)
 		if err != nil {
 			return envelope.Result{}, err
