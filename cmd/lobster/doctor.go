@@ -29,11 +29,9 @@ notes. A failure is a doctor_error envelope and exit code 1.
 const doctorProbe = `exec --json --shell 'echo [1]'`
 
 func runDoctor(args []string, stdout, stderr io.Writer) int {
-	for _, a := range args {
-		if a == "-h" || a == "--help" {
-			fmt.Fprint(stdout, doctorHelp)
-			return exitOK
-		}
+	if asksHelp(args) {
+		fmt.Fprint(stdout, doctorHelp)
+		return exitOK
 	}
 	out := runOutput{tool: true, stdout: stdout, stderr: stderr}
 	if err := doctor(); err != nil {

@@ -120,11 +120,9 @@ func parseResumeArgs(args []string) (resumeFlags, error) {
 func ptr[T any](v T) *T { return &v }
 
 func runResume(args []string, stdout, stderr io.Writer) int {
-	for _, a := range args {
-		if a == "-h" || a == "--help" {
-			fmt.Fprint(stdout, resumeUsageText)
-			return exitOK
-		}
+	if asksHelp(args) {
+		fmt.Fprint(stdout, resumeUsageText)
+		return exitOK
 	}
 	out := runOutput{tool: true, stdout: stdout, stderr: stderr}
 	flags, err := parseResumeArgs(args)

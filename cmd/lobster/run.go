@@ -117,11 +117,9 @@ func (o runOutput) fail(errorType, message string, code int, extra ...any) int {
 }
 
 func runRun(args []string, stdout, stderr io.Writer) int {
-	for _, a := range args {
-		if a == "-h" || a == "--help" {
-			fmt.Fprint(stdout, runUsageText)
-			return exitOK
-		}
+	if asksHelp(args) {
+		fmt.Fprint(stdout, runUsageText)
+		return exitOK
 	}
 	flags, err := parseRunArgs(args)
 	out := runOutput{tool: flags.tool, stdout: stdout, stderr: stderr}
@@ -218,6 +216,17 @@ func terminal(in *os.File, out io.Writer) *engine.Terminal {
 		return nil
 	}
 	return &engine.Terminal{In: bufio.NewReader(in), Out: out}
+}
+
+// asksHelp says whether any argument is -h or --help: as in the
+// reference, that wins over everything else on the command line.
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		if a == "-h" || a == "--help" {
+			return true
+		}
+	}
+	return false
 }
 
 // isWorkflowPath says whether arg names a workflow file: an existing regular
