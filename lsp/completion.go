@@ -58,7 +58,7 @@ func completion(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessa
 		return nil, err
 	}
 	items := an.complete(off)
-	if good := s.lastGoodAnalysis(doc); good != nil {
+	if good := s.lastGoodNames(doc); good != nil {
 		items = mergeRecovered(items, an, good, off)
 	}
 	if items == nil {
@@ -391,7 +391,7 @@ func (an *analysis) pipelineItems(off int, prefix string, chain []ast.Node) ([]p
 // args of the last valid version that the recovered tree lost: step ids
 // declared before the cursor (by their old offset; edits are mostly near
 // the cursor) after "$", args after "${".
-func mergeRecovered(items []protocol.CompletionItem, an, good *analysis, off int) []protocol.CompletionItem {
+func mergeRecovered(items []protocol.CompletionItem, an *analysis, good *recovered, off int) []protocol.CompletionItem {
 	src := an.file.Src
 	prefix := string(src.Content[src.LineStart(src.Pos(off).Line):off])
 	have := map[string]bool{}
@@ -400,11 +400,11 @@ func mergeRecovered(items []protocol.CompletionItem, an, good *analysis, off int
 	}
 	replace := func(n int) protocol.Range { return an.m.Range(source.Span{Start: off - n, End: off}) }
 	if m := reArgRef.FindStringSubmatch(prefix); m != nil {
-		for _, fd := range good.info().Args {
-			if !have[fd.Name()] && an.info().ArgBy[fd.Name()] == nil {
+		for _, name := range good.args {
+			if !have[name] && an.info().ArgBy[name] == nil {
 				items = append(items, protocol.CompletionItem{
-					Label: fd.Name(), Kind: protocol.CompletionItemKindVariable, Detail: "arg (from the last valid version)",
-					TextEdit: &protocol.TextEdit{Range: replace(len(m[1])), NewText: fd.Name() + "}"},
+					Label: name, Kind: protocol.CompletionItemKindVariable, Detail: "arg (from the last valid version)",
+					TextEdit: &protocol.TextEdit{Range: replace(len(m[1])), NewText: name + "}"},
 				})
 			}
 		}
@@ -414,14 +414,14 @@ func mergeRecovered(items []protocol.CompletionItem, an, good *analysis, off int
 		return items
 	}
 	if m := reStepRef.FindStringSubmatch(prefix); m != nil {
-		for _, si := range good.info().Top {
-			if si.ID == "" || have[si.ID] || len(an.info().ByID[si.ID]) > 0 || si.Step.Pos() >= off {
+		for _, st := range good.steps {
+			if have[st.id] || len(an.info().ByID[st.id]) > 0 || st.pos >= off {
 				continue
 			}
-			have[si.ID] = true
+			have[st.id] = true
 			items = append(items, protocol.CompletionItem{
-				Label: si.ID, Kind: protocol.CompletionItemKindReference, Detail: stepKind(si.Step) + " (from the last valid version)",
-				TextEdit: &protocol.TextEdit{Range: replace(len(m[1])), NewText: si.ID},
+				Label: st.id, Kind: protocol.CompletionItemKindReference, Detail: st.kind + " (from the last valid version)",
+				TextEdit: &protocol.TextEdit{Range: replace(len(m[1])), NewText: st.id},
 			})
 		}
 	}

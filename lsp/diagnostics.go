@@ -77,8 +77,8 @@ func (s *Server) diagLoop(u protocol.DocumentURI, w *diagWorker) {
 		current := s.docs[u] == snap
 		if current {
 			s.lastDiags[u] = checked{snap: snap, diags: diags}
-			if !snap.analysis().brokenYAML() {
-				s.lastGood[u] = snap
+			if an := snap.analysis(); !an.brokenYAML() {
+				s.lastGood[u] = an.recovered()
 			}
 		}
 		s.mu.Unlock()
@@ -103,19 +103,15 @@ func (s *Server) diagnostics(snap *snapshot) []source.Diagnostic {
 	return s.check(snap)
 }
 
-// lastGoodAnalysis is the analysis of the last version of a document that
-// was valid YAML, when the current one is not and they differ; else nil.
-func (s *Server) lastGoodAnalysis(doc *snapshot) *analysis {
+// lastGood is what completion keeps of the last version of a document
+// that was valid YAML, when the current one is not; else nil.
+func (s *Server) lastGoodNames(doc *snapshot) *recovered {
 	if !doc.analysis().brokenYAML() {
 		return nil
 	}
 	s.mu.Lock()
-	good := s.lastGood[doc.uri]
-	s.mu.Unlock()
-	if good == nil || good == doc {
-		return nil
-	}
-	return good.analysis()
+	defer s.mu.Unlock()
+	return s.lastGood[doc.uri]
 }
 
 // check runs lobster check on a snapshot: the parser's findings and every

@@ -133,3 +133,43 @@ func (an *analysis) info() *check.Info {
 	an.infoOnce.Do(func() { an.inf = check.NewInfo(an.file) })
 	return an.inf
 }
+
+// recovered is what completion keeps of the last version of a document that
+// was valid YAML: the names, not the tree (which would double the memory
+// held while a large file is edited).
+type recovered struct {
+	steps []recoveredStep // top-level steps with an id, in order
+	args  []string
+}
+
+type recoveredStep struct {
+	id, kind string
+	pos      int // the step's offset in that version
+}
+
+// recovered reads the names off the tree (without check.Info, which the
+// diagnostics path does not build).
+func (an *analysis) recovered() *recovered {
+	r := &recovered{}
+	w := an.file.Workflow
+	if w == nil {
+		return r
+	}
+	if w.Steps != nil {
+		if l, ok := w.Steps.Value.(*ast.StepList); ok {
+			for _, st := range l.Steps() {
+				if id := st.IDText(); id != "" {
+					r.steps = append(r.steps, recoveredStep{id: id, kind: stepKind(st), pos: st.Pos()})
+				}
+			}
+		}
+	}
+	if w.Args != nil {
+		if a, ok := w.Args.Value.(*ast.Args); ok {
+			for _, fd := range a.Fields {
+				r.args = append(r.args, fd.Name())
+			}
+		}
+	}
+	return r
+}

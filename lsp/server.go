@@ -69,7 +69,7 @@ type Server struct {
 	docs        map[protocol.DocumentURI]*snapshot
 	workers     map[protocol.DocumentURI]*diagWorker
 	lastDiags   map[protocol.DocumentURI]checked
-	lastGood    map[protocol.DocumentURI]*snapshot // the last checked version that was valid YAML
+	lastGood    map[protocol.DocumentURI]*recovered // names of the last checked version that was valid YAML
 	pending     map[jsonrpc2.ID]context.CancelFunc
 
 	showDocument bool   // the client can open documents (window/showDocument)
@@ -94,7 +94,7 @@ func NewServer(opts Options) *Server {
 		docs:      map[protocol.DocumentURI]*snapshot{},
 		workers:   map[protocol.DocumentURI]*diagWorker{},
 		lastDiags: map[protocol.DocumentURI]checked{},
-		lastGood:  map[protocol.DocumentURI]*snapshot{},
+		lastGood:  map[protocol.DocumentURI]*recovered{},
 		pending:   map[jsonrpc2.ID]context.CancelFunc{},
 		exit:      make(chan struct{}),
 		done:      make(chan struct{}),
@@ -343,6 +343,7 @@ func (s *Server) change(p didChangeParams) error {
 	}
 	text, err := applyChanges(old.text, p.ContentChanges)
 	s.docs[u] = newSnapshot(u, p.TextDocument.Version, text)
+	delete(s.lastDiags, u) // stale: let the old tree go
 	s.mu.Unlock()
 	s.scheduleDiagnostics(u)
 	s.recheckParents(u)
