@@ -38,6 +38,8 @@ var implementations = sync.OnceValue(func() map[string]Command {
 		"gog.gmail.search": gogSearchCommand,
 		"gog.gmail.send":   gogSendCommand,
 		"openclaw.agent":   openclawAgentCommand,
+		"workflows.list":   workflowsListCommand,
+		"workflows.run":    workflowsRunCommand,
 	}
 	for _, name := range NotYetSupported {
 		m[name] = notYetSupported
@@ -51,8 +53,6 @@ var NotYetSupported = []string{
 	"email.triage",
 	"llm.invoke",
 	"llm_task.invoke",
-	"workflows.list",
-	"workflows.run",
 }
 
 // notYetSupported is the implementation of the commands in
