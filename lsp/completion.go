@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/commands"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -19,6 +22,7 @@ import (
 var (
 	reArgRef    = regexp.MustCompile(`\$\{([A-Za-z0-9_-]*)$`)
 	reRefField  = regexp.MustCompile(`\$([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]*)$`)
+	reRefKey    = regexp.MustCompile(`\$([A-Za-z0-9_-]+)\.response\.([A-Za-z0-9_-]*)$`)
 	reArgEnv    = regexp.MustCompile(`LOBSTER_ARG_([A-Za-z0-9_]*)$`)
 	reStepRef   = regexp.MustCompile(`\$([A-Za-z0-9_-]*)$`)
 	reKeyLine   = regexp.MustCompile(`^(\s*)(-\s+)?([A-Za-z_]*)$`)
@@ -111,6 +115,9 @@ func (an *analysis) complete(off int) []protocol.CompletionItem {
 		}
 		return items
 	}
+	if m := reRefKey.FindStringSubmatch(prefix); m != nil {
+		return an.responseKeyItems(site, m[1], replace(len(m[2])))
+	}
 	if m := reRefField.FindStringSubmatch(prefix); m != nil {
 		return an.fieldItems(site, m[1], replace(len(m[2])))
 	}
@@ -155,9 +162,12 @@ func (an *analysis) complete(off int) []protocol.CompletionItem {
 	}
 	if m := reKeyLine.FindStringSubmatch(prefix); m != nil {
 		col := len(m[1]) + len(m[2])
-		def, obj := an.lineContext(off, col)
+		def, obj, st := an.lineContext(off, col)
 		if m[2] != "" {
 			obj = nil // a new list item: a new object
+		}
+		if def == "WorkflowArgs" {
+			return an.childArgItems(st, obj, replace(len(m[3])))
 		}
 		return an.keyItems(def, obj, replace(len(m[3])))
 	}
@@ -258,19 +268,19 @@ func produces(si *check.StepInfo, field string) bool {
 // contextAt is the schema definition of the mapping a key at column col
 // of off's line belongs to (see lineContext).
 func (an *analysis) contextAt(off, col int) string {
-	def, _ := an.lineContext(off, col)
+	def, _, _ := an.lineContext(off, col)
 	return def
 }
 
 // lineContext finds the schema definition of the mapping a key written at
 // column col (0-based bytes) of the line of off belongs to, and the typed
 // object when it exists, from the lines above: a sibling key at the same
-// column, or the parent key at a smaller one.
-func (an *analysis) lineContext(off, col int) (string, *ast.Object) {
+// column, or the parent key at a smaller one; and the step it is in.
+func (an *analysis) lineContext(off, col int) (string, *ast.Object, *ast.Step) {
 	src := an.file.Src
 	line := src.Pos(off).Line
 	if col == 0 {
-		return "Workflow", ast.ObjectOf(an.file.Workflow)
+		return "Workflow", ast.ObjectOf(an.file.Workflow), nil
 	}
 	for l := line - 1; l >= 1; l-- {
 		text := string(src.LineText(l))
@@ -286,12 +296,17 @@ func (an *analysis) lineContext(off, col int) (string, *ast.Object) {
 			continue
 		}
 		t := an.targetAtByte(src.LineStart(l) + kc)
+		st, _ := enclosingStep(t.nodes)
 		if kc == col {
 			if t.kind == keyTarget {
-				return t.objCtx, t.obj
+				if st != nil && st.WorkflowArgs != nil && len(t.nodes) >= 3 && isTemplateMap(t.nodes[len(t.nodes)-3]) &&
+					ast.SpanOf(st.WorkflowArgs.Value).Covers(ast.SpanOf(t.field)) {
+					return "WorkflowArgs", t.obj, st
+				}
+				return t.objCtx, t.obj, st
 			}
 			if t.kind == argDecl {
-				return "", nil
+				return "", nil, nil
 			}
 			continue
 		}
@@ -302,13 +317,16 @@ func (an *analysis) lineContext(off, col int) (string, *ast.Object) {
 			if v := t.field.Value; v != nil {
 				obj = ast.ObjectOf(v)
 			}
-			return childContext(t.objCtx, t.name), obj
+			if st != nil && t.field == st.WorkflowArgs {
+				return "WorkflowArgs", obj, st
+			}
+			return childContext(t.objCtx, t.name), obj, st
 		case argDecl:
-			return "Arg", ast.ObjectOf(t.arg.Value)
+			return "Arg", ast.ObjectOf(t.arg.Value), nil
 		}
-		return "", nil
+		return "", nil, nil
 	}
-	return "Workflow", ast.ObjectOf(an.file.Workflow)
+	return "Workflow", ast.ObjectOf(an.file.Workflow), nil
 }
 
 // keyItems are the keys of a definition that obj does not have yet.
@@ -426,4 +444,78 @@ func mergeRecovered(items []protocol.CompletionItem, an *analysis, good *recover
 		}
 	}
 	return items
+}
+
+// responseKeyItems are the keys of an input step's response, from its
+// responseSchema's properties.
+func (an *analysis) responseKeyItems(site *check.StepInfo, id string, r protocol.Range) []protocol.CompletionItem {
+	res := an.info().Resolve(site, id)
+	if res.Target == nil || res.LoopVar || !res.Target.IsInput() {
+		return nil
+	}
+	in, ok := res.Target.Step.Input.Value.(*ast.Input)
+	if !ok || in.ResponseSchema == nil {
+		return nil
+	}
+	schema, _ := parser.JSONValue(in.ResponseSchema.Value).(map[string]any)
+	props, _ := schema["properties"].(map[string]any)
+	var keys []string
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var items []protocol.CompletionItem
+	for _, k := range keys {
+		doc := ""
+		if p, ok := props[k].(map[string]any); ok {
+			doc, _ = p["description"].(string)
+		}
+		items = append(items, protocol.CompletionItem{
+			Label: k, Kind: protocol.CompletionItemKindField, Detail: "response of " + id, Documentation: doc,
+			TextEdit: &protocol.TextEdit{Range: r, NewText: k},
+		})
+	}
+	return items
+}
+
+// childArgItems are the args the child workflow of a workflow: step
+// declares, for its workflow_args.
+func (an *analysis) childArgItems(st *ast.Step, obj *ast.Object, r protocol.Range) []protocol.CompletionItem {
+	if st == nil || an.path == "" {
+		return nil
+	}
+	si := an.stepInfo(st)
+	if si == nil {
+		return nil
+	}
+	file, ok := an.info().SubWorkflowFile(si, an.path)
+	if !ok {
+		return nil
+	}
+	text, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	cf, _ := parser.Parse(file, text)
+	cin := check.NewInfo(cf)
+	var items []protocol.CompletionItem
+	for _, fd := range cin.Args {
+		if obj != nil && obj.Lookup(fd.Name()) != nil {
+			continue
+		}
+		detail := "arg of " + filepath.Base(file)
+		if v, ok := cin.ArgDefaultText(fd.Name()); ok {
+			detail += ", default " + v
+		}
+		items = append(items, protocol.CompletionItem{
+			Label: fd.Name(), Kind: protocol.CompletionItemKindVariable, Detail: detail,
+			TextEdit: &protocol.TextEdit{Range: r, NewText: fd.Name() + ": "},
+		})
+	}
+	return items
+}
+
+func isTemplateMap(n ast.Node) bool {
+	_, ok := n.(*ast.TemplateMap)
+	return ok
 }

@@ -1,7 +1,10 @@
 package lsp
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sort"
 	"testing"
 
@@ -98,5 +101,30 @@ func TestCompletionEdits(t *testing.T) {
 	_, items = complete(t, c, "e2.lobster", text)
 	if len(items) != 1 || items[0].TextEdit.NewText != "build" || items[0].TextEdit.Range.Start.Character != 15 {
 		t.Fatalf("items %+v", items)
+	}
+}
+
+func TestCompletionResponseAndChildArgs(t *testing.T) {
+	c := start(t)
+	text := "steps:\n  - id: ask\n    input:\n      prompt: Which?\n      responseSchema:\n        type: object\n        properties:\n          env: {type: string}\n          count: {type: number}\n  - id: use\n    run: echo $ask.response.|\n"
+	labels, _ := complete(t, c, "r.lobster", text)
+	if !slices.Equal(labels, []string{"count", "env"}) {
+		t.Errorf("response keys %v", labels)
+	}
+	labels, _ = complete(t, c, "r2.lobster", strings.Replace(text, "$ask.response.|", "$ask.|", 1))
+	if !slices.Equal(labels, []string{"response", "subject"}) {
+		t.Errorf("fields of an input step %v", labels)
+	}
+	child := "args:\n  region: {default: eu}\n  size: {}\nsteps:\n  - id: c\n    run: echo ${region} ${size}\n"
+	if err := os.WriteFile(filepath.Join(c.dir, "child.lobster"), []byte(child), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	labels, _ = complete(t, c, "p1.lobster", "steps:\n  - id: p\n    workflow: child.lobster\n    workflow_args:\n      |\n")
+	if !slices.Equal(labels, []string{"region", "size"}) {
+		t.Errorf("child args %v", labels)
+	}
+	labels, _ = complete(t, c, "p2.lobster", "steps:\n  - id: p\n    workflow: child.lobster\n    workflow_args:\n      region: us\n      |\n")
+	if !slices.Equal(labels, []string{"size"}) {
+		t.Errorf("child args after region %v", labels)
 	}
 }

@@ -33,6 +33,7 @@ type analysis struct {
 	file       *ast.File
 	parseDiags []source.Diagnostic
 	m          Mapper
+	path       string // the file's path, or "" (see snapshot.path)
 
 	infoOnce sync.Once
 	inf      *check.Info // see info
@@ -54,7 +55,7 @@ func newSnapshot(u protocol.DocumentURI, version int32, text []byte) *snapshot {
 func (s *snapshot) analysis() *analysis {
 	s.once.Do(func() {
 		f, diags := parser.Parse(s.name, s.text)
-		s.an = &analysis{file: f, parseDiags: diags, m: Mapper{File: f.Src}}
+		s.an = &analysis{file: f, parseDiags: diags, m: Mapper{File: f.Src}, path: s.path}
 	})
 	return s.an
 }
