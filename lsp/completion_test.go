@@ -4,8 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sort"
+	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
