@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -12,6 +14,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/commands"
 	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/lang/source"
 )
 
 // resultFields are the fields of a step result (workflow-files.md §3.1), in
@@ -62,6 +65,14 @@ func hover(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) (
 		md = flagHover(t.stage, t.name)
 	case keyTarget:
 		md = keyHover(t.objCtx, t.name)
+	}
+	if md == "" {
+		var span source.Span
+		md, span = an.childHover(t)
+		if md != "" {
+			r := an.m.Range(span)
+			return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &r}, nil
+		}
 	}
 	if md == "" {
 		return nil, nil
@@ -366,4 +377,62 @@ func keyHover(def, key string) string {
 		md += "\n\nvalues: " + strings.Join(kd.Enum, ", ")
 	}
 	return md
+}
+
+// childHover describes, on a workflow: value, the child file and its args,
+// and on a workflow_args key, the child's arg.
+func (an *analysis) childHover(t target) (string, source.Span) {
+	st, i := enclosingStep(t.nodes)
+	if st == nil || i+1 >= len(t.nodes) || an.path == "" {
+		return "", source.Span{}
+	}
+	fd, ok := t.nodes[i+1].(*ast.Field)
+	if !ok || (fd != st.Workflow && fd != st.WorkflowArgs) {
+		return "", source.Span{}
+	}
+	si := an.stepInfo(st)
+	if si == nil {
+		return "", source.Span{}
+	}
+	file, ok := an.info().SubWorkflowFile(si, an.path)
+	if !ok {
+		return "", source.Span{}
+	}
+	text, err := os.ReadFile(file)
+	if err != nil {
+		return fmt.Sprintf("runs `%s`, which cannot be read: %v", file, err), ast.SpanOf(fd.Value)
+	}
+	cf, _ := parser.Parse(file, text)
+	cin := check.NewInfo(cf)
+	if fd == st.Workflow {
+		var b strings.Builder
+		plural := "s"
+		if len(cin.Top) == 1 {
+			plural = ""
+		}
+		fmt.Fprintf(&b, "runs the workflow `%s` (%d step%s)\n", file, len(cin.Top), plural)
+		if len(cin.Args) > 0 {
+			b.WriteString("\nargs:\n")
+			for _, a := range cin.Args {
+				fmt.Fprintf(&b, "- `%s`", a.Name())
+				if v, ok := cin.ArgDefaultText(a.Name()); ok {
+					fmt.Fprintf(&b, " (default `%s`)", v)
+				}
+				b.WriteString("\n")
+			}
+		}
+		return b.String(), ast.SpanOf(fd.Value)
+	}
+	if t.kind != keyTarget || t.field == fd {
+		return "", source.Span{}
+	}
+	arg := cin.ArgBy[t.name]
+	if arg == nil {
+		return fmt.Sprintf("`%s` declares no arg %q", filepath.Base(file), t.name), t.span
+	}
+	child := &analysis{file: cf, m: Mapper{File: cf.Src}, path: file}
+	child.inf = cin
+	child.infoOnce.Do(func() {})
+	md := child.argHover(target{kind: argDecl, name: t.name, arg: arg})
+	return md + "\nof the child workflow `" + filepath.Base(file) + "`\n", t.span
 }

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -64,5 +66,24 @@ func TestHoverLaterStep(t *testing.T) {
 	c.call("textDocument/hover", docPos(u, at(t, text, "$b.stdout", 1, 1)), &h)
 	if h == nil || !strings.Contains(h.Contents.Value, "runs later") {
 		t.Errorf("hover on a later step: %+v", h)
+	}
+}
+
+func TestHoverChildWorkflow(t *testing.T) {
+	c := start(t)
+	child := "args:\n  region:\n    default: eu\n    description: where it runs\nsteps:\n  - id: c\n    run: echo ${region}\n"
+	if err := os.WriteFile(filepath.Join(c.dir, "child.lobster"), []byte(child), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	text := "steps:\n  - id: p\n    workflow: child.lobster\n    workflow_args:\n      region: us\n"
+	u := c.open("parent.lobster", text)
+	var h *protocol.Hover
+	c.call("textDocument/hover", docPos(u, at(t, text, "child.lobster", 1, 3)), &h)
+	if h == nil || !strings.Contains(h.Contents.Value, "(1 step)") || !strings.Contains(h.Contents.Value, "- `region` (default `eu`)") {
+		t.Fatalf("hover on the workflow path: %+v", h)
+	}
+	c.call("textDocument/hover", docPos(u, at(t, text, "region:", 1, 2)), &h)
+	if h == nil || !strings.Contains(h.Contents.Value, "where it runs") || textOf(text, *h.Range) != "region" {
+		t.Fatalf("hover on a workflow_args key: %+v", h)
 	}
 }

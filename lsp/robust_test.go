@@ -112,3 +112,20 @@ func TestCompletionFromLastValidVersion(t *testing.T) {
 		t.Errorf("completions %v lack the lost step test", labels)
 	}
 }
+
+// TestRequestsSeeEarlierChanges interleaves changes and hovers: each hover
+// must see the change sent just before it (notifications are applied in
+// order, requests read the snapshot current when they arrive).
+func TestRequestsSeeEarlierChanges(t *testing.T) {
+	c := start(t)
+	u := c.open("order.lobster", "steps:\n  - id: s0\n    run: echo\n")
+	for i := 1; i <= 60; i++ {
+		id := "s" + itoa(i)
+		c.change(u, edit(1, 8, 1, 8+len("s"+itoa(i-1)), id))
+		var h *protocol.Hover
+		c.call("textDocument/hover", docPos(u, pos(1, 9)), &h)
+		if h == nil || !strings.Contains(h.Contents.Value, "`"+id+"`") {
+			t.Fatalf("hover after change %d: %+v", i, h)
+		}
+	}
+}
