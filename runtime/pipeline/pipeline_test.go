@@ -495,9 +495,9 @@ func TestUnknownCommandRunsEarlierStages(t *testing.T) {
 }
 
 func TestNotYetSupported(t *testing.T) {
-	_, _, err := run(t, "llm.invoke hi")
-	if err == nil || err.Error() != "llm.invoke is not supported by this version of lobster yet" {
-		t.Errorf("llm.invoke: %v", err)
+	_, _, err := run(t, "email.triage")
+	if err == nil || err.Error() != "email.triage is not supported by this version of lobster yet" {
+		t.Errorf("email.triage: %v", err)
 	}
 }
 

@@ -40,6 +40,8 @@ var implementations = sync.OnceValue(func() map[string]Command {
 		"openclaw.agent":   openclawAgentCommand,
 		"workflows.list":   workflowsListCommand,
 		"workflows.run":    workflowsRunCommand,
+		"llm.invoke":       llmInvokeCommand,
+		"llm_task.invoke":  llmInvokeCommand,
 	}
 	for _, name := range NotYetSupported {
 		m[name] = notYetSupported
@@ -51,8 +53,6 @@ var implementations = sync.OnceValue(func() map[string]Command {
 // yet: each fails with an error that says so when a run reaches it.
 var NotYetSupported = []string{
 	"email.triage",
-	"llm.invoke",
-	"llm_task.invoke",
 }
 
 // notYetSupported is the implementation of the commands in

@@ -1,0 +1,567 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lobsterdev/lobster/lang/js"
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/state"
+	"github.com/lobsterdev/lobster/runtime/validate"
+)
+
+// llmInvokeCommand is llm.invoke and llm_task.invoke (§3.20): one call to
+// an LLM adapter (http, pi or openclaw) with the input items as artifacts,
+// reused from run state or the file cache when the same request was
+// answered before, its output checked against --output-schema with
+// retries.
+func llmInvokeCommand(ctx context.Context, c *Call) (Output, error) {
+	name, a, e := c.Name, c.Args, c.Env
+	task := name == "llm_task.invoke"
+	envOr := func(names ...string) string { return firstEnv(e, names...) }
+
+	provider, err := llmProvider(c, task)
+	if err != nil {
+		return Output{}, err
+	}
+	if v := llmURLVar(provider); firstEnv(e, v...) == "" {
+		if provider == "openclaw" {
+			return Output{}, fmt.Errorf("%s requires OPENCLAW_URL (or CLAWD_URL) for provider=openclaw", name)
+		}
+		return Output{}, fmt.Errorf("%s requires %s for provider=%s", name, v[0], provider)
+	}
+	prompt, ok := a.String("prompt")
+	if !ok || prompt == "" {
+		prompt = strings.Join(a.Positional, " ")
+	}
+	if js.Trim(prompt) == "" {
+		return Output{}, fmt.Errorf("%s requires --prompt or positional text", name)
+	}
+	model, _ := a.String("model")
+	if model == "" {
+		model = envOr("LOBSTER_LLM_MODEL", "LLM_TASK_MODEL")
+	}
+	schemaVersion, _ := a.String("schema-version")
+	if schemaVersion == "" {
+		schemaVersion = envOr("LOBSTER_LLM_SCHEMA_VERSION", "LLM_TASK_SCHEMA_VERSION")
+	}
+	if schemaVersion == "" {
+		schemaVersion = "v1"
+	}
+	retries := 1.0
+	if f, given := a.Number("max-validation-retries"); given {
+		retries = f
+	} else if v := envOr("LOBSTER_LLM_VALIDATION_RETRIES", "LLM_TASK_VALIDATION_RETRIES"); v != "" {
+		retries, _ = js.Number(v)
+	}
+	if math.IsNaN(retries) || math.IsInf(retries, 0) || retries < 0 {
+		retries = 1
+	}
+	number := func(flag string) (float64, bool) {
+		f, given := a.Number(flag)
+		return f, given && !math.IsNaN(f) && !math.IsInf(f, 0)
+	}
+	temperature, hasTemp := number("temperature")
+	maxTokens, hasMax := number("max-output-tokens")
+	refresh := parsedBool(a, "refresh") || parsedText(envOr("LOBSTER_LLM_FORCE_REFRESH", "LLM_TASK_FORCE_REFRESH"))
+	disableCache := parsedBool(a, "disable-cache")
+	stateKey, _ := a.String("state-key")
+	if stateKey == "" {
+		stateKey = e.Getenv("LOBSTER_RUN_STATE_KEY")
+	}
+	jsonFlag := func(flag, msg string, want func(any) bool) (any, bool, error) {
+		text, ok := a.String(flag)
+		if !ok {
+			return nil, false, nil
+		}
+		v, err := jsvalue.Parse([]byte(text))
+		if err != nil || !want(v) {
+			return nil, false, fmt.Errorf("%s %s", name, msg)
+		}
+		return v, true, nil
+	}
+	isObj := func(v any) bool { _, ok := v.(*jsvalue.Object); return ok }
+	extra, _, err := jsonFlag("artifacts-json", "--artifacts-json must be a JSON array", func(v any) bool { _, ok := v.([]any); return ok })
+	if err != nil {
+		return Output{}, err
+	}
+	metadata, hasMeta, err := jsonFlag("metadata-json", "--metadata-json must be a JSON object", isObj)
+	if err != nil {
+		return Output{}, err
+	}
+	outSchema, hasSchema, err := jsonFlag("output-schema", "--output-schema must be a JSON object", isObj)
+	if err != nil {
+		return Output{}, err
+	}
+
+	items, err := c.Input.Drain(ctx)
+	if err != nil {
+		return Output{}, err
+	}
+	if extra != nil {
+		items = append(items, extra.([]any)...)
+	}
+	artifacts, hashes := make([]any, len(items)), make([]any, len(items))
+	for i, it := range items {
+		artifacts[i] = artifactOf(it)
+		hashes[i] = sha256Hex(Canonical(artifacts[i]))
+	}
+	keyModel := model
+	if keyModel == "" {
+		keyModel = provider + "-default"
+	}
+	orNull := func(v any, ok bool) any {
+		if ok {
+			return v
+		}
+		return nil
+	}
+	cacheKey := sha256Hex(Canonical(jsvalue.Obj(
+		"cacheKeyVersion", 2.0, "provider", provider, "prompt", prompt, "model", keyModel,
+		"schemaVersion", schemaVersion, "artifactHashes", hashes, "outputSchema", orNull(outSchema, hasSchema),
+		"temperature", orNull(temperature, hasTemp), "maxOutputTokens", orNull(maxTokens, hasMax),
+	)))
+
+	// Reuse: run state, then the file cache.
+	cacheDir := e.Getenv("LOBSTER_CACHE_DIR")
+	if cacheDir == "" {
+		cacheDir = filepath.Join(e.Dir, ".lobster-cache")
+	}
+	cachePath := filepath.Join(cacheDir, name, cacheKey+".json")
+	if !refresh {
+		if stateKey != "" {
+			if items, ok := llmRunState(ctx, e, stateKey, name, cacheKey); ok {
+				return Output{Items: replayed(items, "run_state")}, nil
+			}
+		}
+		if err := context.Cause(ctx); err != nil {
+			return Output{}, err
+		}
+		if data, err := os.ReadFile(cachePath); err == nil {
+			if v, err := jsvalue.Parse(data); err == nil {
+				if list, ok := property(v, "items", false).([]any); ok && property(v, "cacheKey", false) == cacheKey {
+					return Output{Items: replayed(list, "cache")}, nil
+				}
+			}
+		}
+	}
+	if err := context.Cause(ctx); err != nil {
+		return Output{}, err
+	}
+
+	payload := jsvalue.Obj("prompt", prompt)
+	if model != "" {
+		payload.Set("model", model)
+	}
+	payload.Set("artifacts", artifacts)
+	payload.Set("artifactHashes", hashes)
+	if hasMeta {
+		payload.Set("metadata", metadata)
+	}
+	if hasSchema {
+		payload.Set("outputSchema", outSchema)
+	}
+	payload.Set("schemaVersion", schemaVersion)
+	if hasMax {
+		payload.Set("maxOutputTokens", maxTokens)
+	}
+	if hasTemp {
+		payload.Set("temperature", temperature)
+	}
+	source := provider
+	if task && provider == "openclaw" {
+		source = "clawd"
+	}
+
+	var result *jsvalue.Object
+	attempts := 0
+	for {
+		attempts++
+		result, err = callLLM(ctx, c, provider, payload)
+		if err != nil {
+			return Output{}, err
+		}
+		if !hasSchema {
+			break
+		}
+		data := property(property(result, "output", false), "data", false)
+		verr := validate.Value(outSchema, data)
+		if verr == nil {
+			break
+		}
+		msg := llmValidationMessage(verr)
+		if float64(attempts) > retries || context.Cause(ctx) != nil {
+			return Output{}, fmt.Errorf("%s output failed schema validation: %s", name, msg)
+		}
+		payload.Set("retryContext", jsvalue.Obj("attempt", float64(attempts+1), "validationErrors", []any{msg}))
+	}
+
+	out := property(result, "output", false)
+	data, text := nullIfUndefined(property(out, "data", false)), nullIfUndefined(property(out, "text", false))
+	format := property(out, "format", false)
+	if s, ok := format.(string); !ok || s == "" {
+		format = "text"
+		if data != nil {
+			format = "json"
+		}
+	}
+	status := property(result, "status", false)
+	if s, ok := status.(string); !ok || s == "" {
+		status = "completed"
+	}
+	get := func(k string) any { return nullIfUndefined(property(result, k, false)) }
+	item := jsvalue.Obj(
+		"kind", name, "runId", get("runId"), "prompt", get("prompt"), "model", get("model"),
+		"schemaVersion", schemaVersion, "status", status, "cacheKey", cacheKey, "artifactHashes", hashes,
+		"output", jsvalue.Obj("format", format, "text", text, "data", data),
+		"usage", get("usage"), "metadata", get("metadata"), "warnings", get("warnings"), "diagnostics", get("diagnostics"),
+		"createdAt", state.ISOTime(time.Now()), "source", source, "cached", false, "attemptCount", float64(attempts),
+	)
+	itemsOut := []any{item}
+
+	// Persist: run state and cache, written together or not at all.
+	now := state.ISOTime(time.Now())
+	if stateKey != "" {
+		s, err := e.store()
+		if err == nil {
+			_, err = s.Path(stateKey)
+		}
+		if err == nil {
+			err = writeLocked(ctx, s, stateKey, func([]byte) []byte {
+				return stateText(jsvalue.Obj("type", name, "version", 1.0, "cacheKey", cacheKey, "items", itemsOut, "storedAt", now))
+			})
+		}
+		if err != nil {
+			return Output{}, err
+		}
+	}
+	if !disableCache {
+		if err := os.MkdirAll(filepath.Dir(cachePath), 0o700); err == nil {
+			state.WriteFileAtomic(cachePath, stateText(jsvalue.Obj("items", itemsOut, "cacheKey", cacheKey, "storedAt", now)))
+		}
+	}
+	return Output{Items: itemsOut}, nil
+}
+
+// llmProvider resolves the adapter to call.
+func llmProvider(c *Call, task bool) (string, error) {
+	p, ok := c.Args.String("provider")
+	if !ok || p == "" {
+		p = c.Env.Getenv("LOBSTER_LLM_PROVIDER")
+	}
+	if p = strings.ToLower(js.Trim(p)); p != "" {
+		switch p {
+		case "openclaw", "pi", "http":
+			return p, nil
+		}
+		return "", fmt.Errorf("Unsupported llm provider: %s", p)
+	}
+	switch {
+	case task:
+		return "openclaw", nil
+	case c.Env.Getenv("LOBSTER_PI_LLM_ADAPTER_URL") != "":
+		return "pi", nil
+	case firstEnv(c.Env, "OPENCLAW_URL", "CLAWD_URL") != "":
+		return "openclaw", nil
+	case c.Env.Getenv("LOBSTER_LLM_ADAPTER_URL") != "":
+		return "http", nil
+	}
+	return "", fmt.Errorf("%s could not resolve a provider. Set --provider or LOBSTER_LLM_PROVIDER", c.Name)
+}
+
+// llmURLVar names the variables that configure a provider's adapter URL.
+func llmURLVar(provider string) []string {
+	switch provider {
+	case "openclaw":
+		return []string{"OPENCLAW_URL", "CLAWD_URL"}
+	case "pi":
+		return []string{"LOBSTER_PI_LLM_ADAPTER_URL"}
+	}
+	return []string{"LOBSTER_LLM_ADAPTER_URL"}
+}
+
+// parsedBool reads a flag as llm.invoke's flag parser does: false, 0 and
+// no are off; a bare flag and anything else non-empty are on.
+func parsedBool(a *Args, name string) bool {
+	v, ok := a.Get(name)
+	if !ok {
+		return false
+	}
+	return v.Bare || parsedText(v.Text)
+}
+
+func parsedText(s string) bool {
+	switch strings.ToLower(js.Trim(s)) {
+	case "", "false", "0", "no":
+		return false
+	}
+	return true
+}
+
+// artifactOf normalises an artifact: objects as they are, strings,
+// numbers and booleans as {kind: "text", text}, anything else as
+// {kind: "json", data}.
+func artifactOf(v any) any {
+	switch v.(type) {
+	case *jsvalue.Object:
+		return v
+	case string, float64, bool:
+		return jsvalue.Obj("kind", "text", "text", jsString(v))
+	}
+	return jsvalue.Obj("kind", "json", "data", nullIfUndefined(v))
+}
+
+func sha256Hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+func nullIfUndefined(v any) any {
+	if v == jsvalue.Undefined {
+		return nil
+	}
+	return v
+}
+
+// replayed marks reused items: their source, cached and replayed.
+func replayed(items []any, source string) []any {
+	out := make([]any, len(items))
+	for i, it := range items {
+		o, ok := it.(*jsvalue.Object)
+		if !ok {
+			out[i] = it
+			continue
+		}
+		c := jsvalue.NewObject()
+		for _, k := range o.Keys() {
+			v, _ := o.Get(k)
+			c.Set(k, v)
+		}
+		c.Set("source", source)
+		c.Set("cached", true)
+		c.Set("replayed", true)
+		out[i] = c
+	}
+	return out
+}
+
+// llmRunState is the items stored under the run-state key for this
+// request, if any.
+func llmRunState(ctx context.Context, e *Env, key, kind, cacheKey string) ([]any, bool) {
+	s, err := e.store()
+	if err != nil {
+		return nil, false
+	}
+	path, err := s.Path(key)
+	if err != nil {
+		return nil, false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false
+	}
+	v, err := jsvalue.Parse(data)
+	if err != nil || property(v, "type", false) != kind || property(v, "cacheKey", false) != cacheKey {
+		return nil, false
+	}
+	items, ok := property(v, "items", false).([]any)
+	return items, ok
+}
+
+// llmValidationMessage words a failed output check.
+func llmValidationMessage(err error) string {
+	var f *validate.Failure
+	if errors.As(err, &f) {
+		return f.Path + " " + f.Message
+	}
+	return err.Error()
+}
+
+// callLLM sends the payload to the provider and returns the validated
+// result object.
+func callLLM(ctx context.Context, c *Call, provider string, payload *jsvalue.Object) (*jsvalue.Object, error) {
+	name, e := c.Name, c.Env
+	var endpoint, token string
+	var body any = payload
+	switch provider {
+	case "openclaw":
+		base := firstEnv(e, "OPENCLAW_URL", "CLAWD_URL")
+		if base == "" {
+			return nil, fmt.Errorf("%s requires OPENCLAW_URL (or CLAWD_URL) for provider=openclaw", name)
+		}
+		u, err := url.Parse(js.Trim(base))
+		if err != nil || !u.IsAbs() || u.Host == "" {
+			return nil, fmt.Errorf("%s request failed: Invalid URL", name)
+		}
+		endpoint = u.ResolveReference(&url.URL{Path: "/tools/invoke"}).String()
+		if t, ok := c.Args.String("token"); ok && t != "" {
+			token = t
+		} else {
+			token = firstEnv(e, "OPENCLAW_TOKEN", "CLAWD_TOKEN")
+		}
+		body = jsvalue.Obj("tool", "llm-task", "action", "invoke", "args", payload)
+	default:
+		urlVar, tokenVar := "LOBSTER_LLM_ADAPTER_URL", "LOBSTER_LLM_ADAPTER_TOKEN"
+		if provider == "pi" {
+			urlVar, tokenVar = "LOBSTER_PI_LLM_ADAPTER_URL", "LOBSTER_PI_LLM_ADAPTER_TOKEN"
+		}
+		raw := e.Getenv(urlVar)
+		if raw == "" {
+			return nil, fmt.Errorf("%s requires %s for provider=%s", name, urlVar, provider)
+		}
+		u, err := url.Parse(js.Trim(raw))
+		if err != nil || !u.IsAbs() || u.Host == "" {
+			return nil, fmt.Errorf("%s request failed: Invalid URL", name)
+		}
+		if u.Path == "" || u.Path == "/" {
+			u.Path = "/invoke"
+		}
+		endpoint = u.String()
+		token = e.Getenv(tokenVar)
+		if t, ok := c.Args.String("token"); ok && t != "" {
+			token = t
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(compact(body)))
+	if err != nil {
+		return nil, fmt.Errorf("%s request failed: %v", name, err)
+	}
+	req.Header.Set("content-type", "application/json")
+	if token != "" {
+		req.Header.Set("authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			return nil, cause
+		}
+		return nil, fmt.Errorf("%s request failed: fetch failed", name)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
+	if err != nil {
+		return nil, fmt.Errorf("%s request failed: %v", name, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, fmt.Errorf("%s request failed: HTTP %d: %s", name, resp.StatusCode, utf16Slice(string(bytes.TrimSpace(data)), 400))
+	}
+	v, err := jsvalue.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s received invalid response envelope", name)
+	}
+	if provider == "openclaw" {
+		// The gateway wraps the tool's own envelope in {ok, result}.
+		// The gateway wraps the tool's answer in {ok, result}; the
+		// answer is an adapter envelope, or the result itself.
+		if o, ok := v.(*jsvalue.Object); ok {
+			if okv, has := o.Get("ok"); has {
+				if okv != true {
+					return nil, fmt.Errorf("%s request failed: openclaw adapter error: %s", name, errorMessage(o))
+				}
+				v = nullIfUndefined(property(o, "result", false))
+			}
+		}
+		if inner, ok := v.(*jsvalue.Object); ok {
+			if _, has := inner.Get("ok"); !has {
+				v = jsvalue.Obj("ok", true, "result", inner)
+			}
+		}
+	}
+	return llmEnvelope(name, v)
+}
+
+// errorMessage is o.error.message, or the adapter's default.
+func errorMessage(o *jsvalue.Object) string {
+	if m := lookupPath(o, "error.message"); !isNullish(m) {
+		return jsString(m)
+	}
+	return "llm adapter returned an error"
+}
+
+// llmEnvelope checks an adapter's response {ok, result: {output, …}} and
+// returns the result.
+func llmEnvelope(name string, v any) (*jsvalue.Object, error) {
+	invalid := fmt.Errorf("%s received invalid response envelope", name)
+	o, ok := v.(*jsvalue.Object)
+	if !ok {
+		return nil, invalid
+	}
+	okv, has := o.Get("ok")
+	if _, isBool := okv.(bool); !has || !isBool {
+		return nil, invalid
+	}
+	if okv != true {
+		if e, has := o.Get("error"); has {
+			if _, ok := e.(*jsvalue.Object); !ok {
+				return nil, invalid
+			}
+		}
+		return nil, fmt.Errorf("%s remote error: %s", name, errorMessage(o))
+	}
+	result, ok := property(o, "result", false).(*jsvalue.Object)
+	if !ok {
+		return nil, invalid
+	}
+	output, ok := property(result, "output", false).(*jsvalue.Object)
+	if !ok {
+		return nil, invalid
+	}
+	optional := func(obj *jsvalue.Object, key string, valid func(any) bool) bool {
+		v, has := obj.Get(key)
+		return !has || valid(v)
+	}
+	isString := func(v any) bool { _, ok := v.(string); return ok }
+	isObject := func(v any) bool { _, ok := v.(*jsvalue.Object); return ok }
+	stringList := func(v any) bool {
+		list, ok := v.([]any)
+		for _, e := range list {
+			if !isString(e) {
+				return false
+			}
+		}
+		return ok
+	}
+	usage := func(v any) bool {
+		u, ok := v.(*jsvalue.Object)
+		if !ok {
+			return false
+		}
+		for _, k := range u.Keys() {
+			if x, _ := u.Get(k); !isNumberish(x) {
+				return false
+			}
+		}
+		return true
+	}
+	if !optional(output, "text", isString) || !optional(output, "format", isString) {
+		return nil, invalid
+	}
+	for _, k := range []string{"runId", "model", "prompt", "status"} {
+		if !optional(result, k, isString) {
+			return nil, invalid
+		}
+	}
+	if !optional(result, "usage", usage) || !optional(result, "warnings", stringList) ||
+		!optional(result, "metadata", isObject) || !optional(result, "diagnostics", isObject) {
+		return nil, invalid
+	}
+	return result, nil
+}
+
+// isNumberish accepts a number (usage counters).
+func isNumberish(v any) bool {
+	_, ok := v.(float64)
+	return ok
+}
