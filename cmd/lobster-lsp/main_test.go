@@ -134,6 +134,9 @@ func TestExitCodes(t *testing.T) {
 	if code := run([]string{"--bogus"}, strings.NewReader(""), &out, &errb); code != 2 {
 		t.Errorf("bad flag: %d, want 2", code)
 	}
+	if code := run([]string{"--help"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(errb.String(), "-debounce") {
+		t.Errorf("--help: %d %q", code, errb.String())
+	}
 	out.Reset()
 	if code := run([]string{"--version"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "lobster-lsp ") {
 		t.Errorf("--version: %d %q", code, out.String())
