@@ -280,7 +280,7 @@ func (an *analysis) lineContext(off, col int) (string, *ast.Object, *ast.Step) {
 	src := an.file.Src
 	line := src.Pos(off).Line
 	if col == 0 {
-		return "Workflow", ast.ObjectOf(an.file.Workflow), nil
+		return "Workflow", an.workflowObject(), nil
 	}
 	for l := line - 1; l >= 1; l-- {
 		text := string(src.LineText(l))
@@ -326,7 +326,7 @@ func (an *analysis) lineContext(off, col int) (string, *ast.Object, *ast.Step) {
 		}
 		return "", nil, nil
 	}
-	return "Workflow", ast.ObjectOf(an.file.Workflow), nil
+	return "Workflow", an.workflowObject(), nil
 }
 
 // keyItems are the keys of a definition that obj does not have yet.
@@ -518,4 +518,13 @@ func (an *analysis) childArgItems(st *ast.Step, obj *ast.Object, r protocol.Rang
 func isTemplateMap(n ast.Node) bool {
 	_, ok := n.(*ast.TemplateMap)
 	return ok
+}
+
+// workflowObject is the top-level mapping, or nil (ast.ObjectOf of a nil
+// *ast.Workflow would call a method on a nil pointer).
+func (an *analysis) workflowObject() *ast.Object {
+	if an.file.Workflow == nil {
+		return nil
+	}
+	return &an.file.Workflow.Object
 }
