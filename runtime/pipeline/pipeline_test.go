@@ -495,9 +495,15 @@ func TestUnknownCommandRunsEarlierStages(t *testing.T) {
 }
 
 func TestNotYetSupported(t *testing.T) {
-	_, _, err := run(t, "email.triage")
-	if err == nil || err.Error() != "email.triage is not supported by this version of lobster yet" {
-		t.Errorf("email.triage: %v", err)
+	for _, name := range NotYetSupported {
+		_, _, err := run(t, name)
+		if want := name + " is not supported by this version of lobster yet"; err == nil || err.Error() != want {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	_, err := notYetSupported(context.Background(), &Call{Name: "x.y"})
+	if err == nil || err.Error() != "x.y is not supported by this version of lobster yet" {
+		t.Errorf("notYetSupported: %v", err)
 	}
 }
 

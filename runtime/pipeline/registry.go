@@ -42,6 +42,7 @@ var implementations = sync.OnceValue(func() map[string]Command {
 		"workflows.run":    workflowsRunCommand,
 		"llm.invoke":       llmInvokeCommand,
 		"llm_task.invoke":  llmInvokeCommand,
+		"email.triage":     emailTriageCommand,
 	}
 	for _, name := range NotYetSupported {
 		m[name] = notYetSupported
@@ -51,9 +52,7 @@ var implementations = sync.OnceValue(func() map[string]Command {
 
 // NotYetSupported lists the registered commands this version does not run
 // yet: each fails with an error that says so when a run reaches it.
-var NotYetSupported = []string{
-	"email.triage",
-}
+var NotYetSupported = []string{}
 
 // notYetSupported is the implementation of the commands in
 // NotYetSupported.
