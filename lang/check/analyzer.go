@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
@@ -102,13 +103,14 @@ func Validate(analyzers []*Analyzer) error {
 
 // Lookup finds an analyzer of All by code.
 func Lookup(code string) *Analyzer {
-	return byName[code]
+	return byName()[code]
 }
 
-var byName = func() map[string]*Analyzer {
-	m := map[string]*Analyzer{}
+// byName indexes All by code, on first use.
+var byName = sync.OnceValue(func() map[string]*Analyzer {
+	m := make(map[string]*Analyzer, len(All))
 	for _, a := range All {
 		m[a.Name] = a
 	}
 	return m
-}()
+})

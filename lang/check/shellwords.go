@@ -65,6 +65,7 @@ func plIsNameByte(c byte) bool {
 // pipeline command that shell text cannot run (see plShellCommand). It is
 // the cheap test done before parsing.
 func plMentionsCommand(text string) bool {
+	byFirst := plNamesByFirst()
 	for i := 0; i < len(text); {
 		c := text[i]
 		if !plNameBytes[c] {
@@ -75,7 +76,7 @@ func plMentionsCommand(text string) bool {
 		for j < len(text) && plNameBytes[text[j]] {
 			j++
 		}
-		if plNamesByFirst[c] != nil {
+		if byFirst[c] != nil {
 			if cmd := plCommandWord(text[i:j]); cmd != nil && (!cmd.Program || plMentionsFlag(text, cmd)) {
 				return true
 			}
@@ -94,17 +95,20 @@ var plNameBytes = func() (t [256]bool) {
 }()
 
 // plNamesByFirst indexes the registered command names by their first byte,
-// so that most words of a script are rejected without hashing.
-var plNamesByFirst = func() (idx [256][]string) {
+// so that most words of a script are rejected without hashing. It is built
+// on first use: building it builds the command registry, which a program
+// that never checks shell text (lobster version) should not pay for.
+var plNamesByFirst = sync.OnceValue(func() *[256][]string {
+	var idx [256][]string
 	for _, n := range commands.Names() {
 		idx[n[0]] = append(idx[n[0]], n)
 	}
-	return idx
-}()
+	return &idx
+})
 
 // plCommandWord returns the command a word names, or nil.
 func plCommandWord(w string) *commands.Command {
-	for _, n := range plNamesByFirst[w[0]] {
+	for _, n := range plNamesByFirst()[w[0]] {
 		if len(n) == len(w) && n == w {
 			c, _ := commands.Lookup(n)
 			return c
