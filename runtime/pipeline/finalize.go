@@ -83,11 +83,7 @@ func finalize(ctx context.Context, stages []Stage, res Result, env *Env, now tim
 		}
 	}
 	prompt, _ := req.Get("prompt")
-	pipeline := make([]any, len(stages))
-	for i, st := range stages {
-		pipeline[i] = jsvalue.Obj("name", st.Name, "args", st.Args.Object(), "raw", st.Raw)
-	}
-	saved := jsvalue.Obj("pipeline", pipeline)
+	saved := jsvalue.Obj("pipeline", StagesValue(stages))
 	out := jsvalue.Obj("type", kind, "prompt", prompt)
 	if kind == "approval_request" {
 		items, _ := req.Get("items")
@@ -118,17 +114,7 @@ func finalize(ctx context.Context, stages []Stage, res Result, env *Env, now tim
 	}
 	saved.Set("prompt", prompt)
 	if s := res.suspend; s != nil {
-		metadata := jsvalue.Obj("prompt", s.prompt, "responseSchema", s.schema)
-		suspended := jsvalue.Obj("type", "ask")
-		if s.subject != nil {
-			metadata.Set("subject", s.subject)
-			suspended.Set("subject", s.subject)
-		}
-		metadata.Set("signature", Canonical(metadata))
-		saved.Set("commandInput", jsvalue.Obj(
-			"pending", jsvalue.Obj("requestIndex", 0.0, "metadata", metadata, "suspendedState", suspended),
-			"history", []any{},
-		))
+		saved.Set("commandInput", s.commandInput())
 	}
 	saved.Set("supersededResumeStateKeys", superseded)
 	saved.Set("createdAt", state.ISOTime(now))
