@@ -3,9 +3,11 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"golang.org/x/tools/txtar"
@@ -63,4 +65,32 @@ func TestNoPanicAnywhere(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzRequests runs the position requests on arbitrary text at an
+// arbitrary offset.
+func FuzzRequests(f *testing.F) {
+	f.Add([]byte(flow), 120)
+	f.Add([]byte(typo), 60)
+	f.Add([]byte("steps:\n  - {id: a, run: \"echo $a.\n"), 30)
+	f.Add([]byte("[1, 2"), 3)
+	s := NewServer(Options{})
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, text []byte, off int) {
+		watchdog := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("stuck on %q at %d", text, off)) })
+		defer watchdog.Stop()
+		doc := newSnapshot("file:///nowhere/f.lobster", 1, text)
+		an := doc.analysis()
+		if off < 0 {
+			off = -off
+		}
+		off %= len(text) + 1
+		raw, _ := json.Marshal(map[string]any{"position": an.m.Position(off), "newName": "n", "context": map[string]any{}})
+		for _, fn := range []requestFunc{hover, completion, definition, references, documentHighlight, prepareRename, rename, documentSymbols, foldingRanges, semanticTokensFull} {
+			fn(ctx, s, doc, raw)
+		}
+		whole, _ := json.Marshal(map[string]any{"range": an.m.Range(an.file.Span)})
+		inlayHints(ctx, s, doc, whole)
+		codeActions(ctx, s, doc, whole)
+	})
 }
