@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 
 	"github.com/lobsterdev/lobster/lang/js"
@@ -68,12 +69,23 @@ func compareSortKeys(a, b any) int {
 	return compareUTF16(jsString(a), jsString(b))
 }
 
-// identity is JSON.stringify(v) as a map key; undefined has its own.
+// identity is JSON.stringify(v) as a map key (undefined has its own), in
+// a form that is cheap for strings and numbers: each JSON type has its own
+// prefix, and NaN and the infinities stringify as null.
 func identity(v any) string {
-	if v == jsvalue.Undefined {
-		return "\x00undefined"
+	switch v := v.(type) {
+	case string:
+		return "s" + v
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "jnull"
+		}
+		return "n" + jsvalue.FormatNumber(v)
 	}
-	return compact(v)
+	if v == jsvalue.Undefined {
+		return "u"
+	}
+	return "j" + compact(v)
 }
 
 // dedupeCommand is dedupe (§3.8): the first item of each identity, lazily.

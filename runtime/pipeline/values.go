@@ -154,28 +154,37 @@ func compareLoose(x any, op string, y any) bool {
 }
 
 // compareUTF16 compares strings by UTF-16 code units, as JavaScript does.
+// UTF-8 byte order is code point order, which is UTF-16 order except
+// between a supplementary character (a surrogate pair, D800–DFFF) and a
+// character from E000 to FFFF; only that case needs a closer look.
 func compareUTF16(a, b string) int {
-	for a != "" && b != "" {
-		ra, na := utf8.DecodeRuneInString(a)
-		rb, nb := utf8.DecodeRuneInString(b)
-		if ra != rb {
-			ua, ub := units(ra), units(rb)
-			for i := 0; i < len(ua) && i < len(ub); i++ {
-				if ua[i] != ub[i] {
-					if ua[i] < ub[i] {
-						return -1
-					}
-					return 1
-				}
-			}
-			return len(ua) - len(ub)
-		}
-		a, b = a[na:], b[nb:]
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
 	}
 	switch {
-	case a == "" && b == "":
+	case i == len(a) && i == len(b):
 		return 0
-	case a == "":
+	case i == len(a):
+		return -1
+	case i == len(b):
+		return 1
+	}
+	for i > 0 && !utf8.RuneStart(a[i]) {
+		i-- // back to the start of the differing character
+	}
+	ra, _ := utf8.DecodeRuneInString(a[i:])
+	rb, _ := utf8.DecodeRuneInString(b[i:])
+	ua, ub := units(ra)[0], units(rb)[0]
+	switch {
+	case ua < ub:
+		return -1
+	case ua > ub:
+		return 1
+	}
+	// Same first unit: two supplementary characters; code point order
+	// is UTF-16 order between them.
+	if ra < rb {
 		return -1
 	}
 	return 1

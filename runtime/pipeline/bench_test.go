@@ -1,0 +1,49 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lobsterdev/lobster/lang/parser"
+)
+
+// benchItems writes n objects as one JSON array and returns the file.
+func benchItems(b *testing.B, n int) string {
+	b.Helper()
+	var sb strings.Builder
+	sb.WriteByte('[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"id":%d,"n":%d,"k":"key%05d","tags":["a","b"]}`, i%70000, (i*7919)%1001, (i*104729)%100000)
+	}
+	sb.WriteByte(']')
+	path := filepath.Join(b.TempDir(), "items.json")
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkWhereSortDedupe runs exec --json | where | sort | dedupe | json
+// over 100,000 objects; items/s is the throughput.
+func BenchmarkWhereSortDedupe(b *testing.B) {
+	path := benchItems(b, 100_000)
+	text := `exec --json --shell "cat ` + path + `" | where "n>=500" | sort --key k | dedupe --key id | json`
+	p := parser.ParsePipelineText(text)
+	stages := StagesOf(p.Stages, text)
+	b.ResetTimer()
+	for range b.N {
+		var out bytes.Buffer
+		if _, err := Run(context.Background(), stages, nil, &Env{Mode: Human, Stdout: &out, Environ: os.Environ()}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(100_000*b.N)/b.Elapsed().Seconds(), "items/s")
+}

@@ -1,0 +1,109 @@
+package pipeline
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+)
+
+// TestParseJSONMatchesJsvalue checks the fast parser against jsvalue.Parse:
+// the same value (as JSON text, with key order) or the same error.
+func TestParseJSONMatchesJsvalue(t *testing.T) {
+	texts := []string{
+		`[1,2,3]`, `{"b":1,"a":2,"1":3,"b":4}`, `"a\"b\\c\/d\b\f\n\r\t\u00e9\u20ac"`, `"\ud83d\ude00"`, `"\ud800"`,
+		`-0`, `1e400`, `-1e-400`, `0.1`, `1E+2`, `01`, `-`, `1.`, `.5`, `[1,]`, `{"a":1,}`, `{"a" 1}`, `[1 2]`,
+		`"é€😀"`, "\"\xff\"", "\"a\x01\"", `true`, `tru`, `nul`, `[[[[]]]]`, `{"a":{"b":[{"c":null}]}}`, ``, `  `,
+		`[1] x`, `{"__proto__":1,"constructor":{}}`, strings.Repeat("[", 600) + strings.Repeat("]", 600), `"\u0041\u00"`,
+		`123456789012345678901234567890`, `9007199254740993`, `[1e21, 1e-7, 5e-324]`,
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 300 {
+		texts = append(texts, randomJSON(r, 0))
+	}
+	for _, text := range texts {
+		want, werr := jsvalue.Parse([]byte(text))
+		got, gerr := parseJSON([]byte(text))
+		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+			t.Errorf("%q: error %v, want %v", text, gerr, werr)
+			continue
+		}
+		if werr == nil && compact(got) != compact(want) {
+			t.Errorf("%q: %s, want %s", text, compact(got), compact(want))
+		}
+	}
+}
+
+// randomJSON builds a random JSON text, sometimes broken.
+func randomJSON(r *rand.Rand, depth int) string {
+	switch n := r.IntN(9); {
+	case n == 0 && depth < 4:
+		var parts []string
+		for range r.IntN(4) {
+			parts = append(parts, randomJSON(r, depth+1))
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	case n == 1 && depth < 4:
+		var parts []string
+		for range r.IntN(4) {
+			parts = append(parts, `"`+[]string{"a", "b", "1", "é", ""}[r.IntN(5)]+`":`+randomJSON(r, depth+1))
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	case n == 2:
+		return []string{"true", "false", "null", "tru", "[", "}", ","}[r.IntN(7)]
+	case n == 3:
+		return []string{"0", "-1.5", "2e3", "1e999", "-0.0", "00", "1.e2"}[r.IntN(7)]
+	}
+	chars := []string{"a", `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, "é", "😀", `\u12`, `\x`, "\t"}
+	var b strings.Builder
+	for range r.IntN(5) {
+		b.WriteString(chars[r.IntN(len(chars))])
+	}
+	return `"` + b.String() + `"`
+}
+
+func TestCompareUTF16(t *testing.T) {
+	words := []string{"", "a", "ab", "b", "é", "\uff61", "😀", "😁", "\ue000", "a😀", "a\uffff", "A", "z"}
+	for _, a := range words {
+		for _, b := range words {
+			ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
+			want := 0
+			for i := 0; ; i++ {
+				if i == len(ua) || i == len(ub) {
+					want = len(ua) - len(ub)
+					break
+				}
+				if ua[i] != ub[i] {
+					want = int(ua[i]) - int(ub[i])
+					break
+				}
+			}
+			got := compareUTF16(a, b)
+			if (got < 0) != (want < 0) || (got > 0) != (want > 0) {
+				t.Errorf("compareUTF16(%q, %q) = %d, want sign of %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+func TestIdentity(t *testing.T) {
+	// Same identity exactly when JSON.stringify gives the same text.
+	values := []any{"1", 1.0, "null", nil, math.NaN(), math.Inf(1), true, "true", jsvalue.Undefined, []any{1.0}, "[1]", jsvalue.Obj("a", 1.0), `{"a":1}`, 0.0, math.Copysign(0, -1), ""}
+	for _, a := range values {
+		for _, b := range values {
+			same := identity(a) == identity(b)
+			var want bool
+			if a == jsvalue.Undefined || b == jsvalue.Undefined {
+				want = a == b
+			} else {
+				want = compact(a) == compact(b)
+			}
+			if same != want {
+				t.Errorf("identity(%#v) == identity(%#v): %v, want %v", a, b, same, want)
+			}
+		}
+	}
+}
