@@ -382,6 +382,3 @@ func (s *Server) publish(ctx context.Context, p *protocol.PublishDiagnosticsPara
 		s.log.Printf("publishing diagnostics for %s: %v", p.URI, err)
 	}
 }
-
-// Logf writes to the server's log.
-func (s *Server) Logf(format string, args ...any) { s.log.Printf(format, args...) }
