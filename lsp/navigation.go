@@ -296,6 +296,9 @@ func rename(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) 
 		text := name
 		if o.env {
 			text = check.ArgEnvName(name)
+			if text == "" {
+				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q has no LOBSTER_ARG_ variable (no letter or digit), and the file reads one", name)
+			}
 		}
 		edits = append(edits, protocol.TextEdit{Range: an.m.Range(o.span), NewText: text})
 	}

@@ -172,4 +172,9 @@ func TestRenameRefused(t *testing.T) {
 	if err := c.callErr("textDocument/rename", params, &we); err == nil {
 		t.Errorf("rename to %q succeeded", "a b")
 	}
+	params = docPos(u, at(t, flow, "${target}", 1, 3))
+	params["newName"] = "--"
+	if err := c.callErr("textDocument/rename", params, &we); err == nil || !strings.Contains(err.Error(), "LOBSTER_ARG_") {
+		t.Errorf("rename of an arg read as LOBSTER_ARG_TARGET to %q: %v", "--", err)
+	}
 }
