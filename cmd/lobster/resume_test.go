@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -260,5 +261,88 @@ func TestForgedTokens(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "effects")); err == nil {
 		t.Error("a forged token ran a step")
+	}
+}
+
+// pauseInput runs the workflow in tool mode and returns the token of its
+// input request and the saved state.
+func pauseInput(t *testing.T, dir string, args ...string) (token string, saved map[string]any) {
+	t.Helper()
+	out, code := lobsterIn(t, dir, nil, args...)
+	var env struct {
+		Status        string
+		RequiresInput struct{ ResumeToken string }
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &env) != nil || env.Status != "needs_input" {
+		t.Fatalf("no input pause (exit %d):\n%s", code, out)
+	}
+	data, _ := base64.RawURLEncoding.DecodeString(env.RequiresInput.ResumeToken)
+	var tok struct{ StateKey string }
+	json.Unmarshal(data, &tok)
+	text, err := os.ReadFile(filepath.Join(dir, ".state", tok.StateKey+".json"))
+	if err != nil || json.Unmarshal(text, &saved) != nil {
+		t.Fatalf("state %s: %v", tok.StateKey, err)
+	}
+	return env.RequiresInput.ResumeToken, saved
+}
+
+// TestPipelineAskState: a pipeline step that asks saves the reference's
+// pipeline_command state (spec 5.1 #15, #18): the stages, the stage that
+// asked, the step's items; a second ask pauses again at stage 1.
+func TestPipelineAskState(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "w.lobster"), []byte(`steps:
+  - id: draft
+    run: echo '[{"id":1}]'
+  - id: choose
+    pipeline: ask --prompt First | ask --prompt Second
+    stdin: $draft.json
+`), 0o644)
+	token, saved := pauseInput(t, dir, "run", "--mode", "tool", "w.lobster")
+	p, _ := saved["pipelineInput"].(map[string]any)
+	if saved["inputKind"] != "pipeline_command" || saved["inputStepId"] != "choose" || saved["resumeAtIndex"] != 1.0 ||
+		p["resumeAtIndex"] != 0.0 || len(p["pipeline"].([]any)) != 2 || fmt.Sprint(p["items"]) != "[map[id:1]]" {
+		t.Fatalf("first state: %v", saved)
+	}
+	_, saved = pauseInput(t, dir, "resume", "--token", token, "--response-json", `{"decision":"approve"}`)
+	if p, _ := saved["pipelineInput"].(map[string]any); p["resumeAtIndex"] != 1.0 {
+		t.Fatalf("second state: %v", saved)
+	}
+}
+
+// TestPipelineAskInvariants (spec 5.1 #17, #19): with --allow-changed, a
+// resume still refuses a pipeline or a condition that changed, runs
+// nothing and keeps the token.
+func TestPipelineAskInvariants(t *testing.T) {
+	const wf = `steps:
+  - id: gate
+    run: echo '{"ok":true}'
+  - id: choose
+    pipeline: ask --prompt Pick | exec --shell 'echo ran >> effects'
+    when: $gate.json.ok
+`
+	for _, tc := range []struct{ edited, want string }{
+		{strings.Replace(wf, " | exec --shell 'echo ran >> effects'", "", 1), "workflow pipeline changed since input request"},
+		{strings.Replace(wf, "$gate.json.ok", "$gate.json.missing", 1), "workflow input step condition changed since input request"},
+	} {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "w.lobster")
+		os.WriteFile(file, []byte(wf), 0o644)
+		token, _ := pauseInput(t, dir, "run", "--mode", "tool", "w.lobster")
+		os.WriteFile(file, []byte(tc.edited), 0o644)
+		if out, code := lobsterIn(t, dir, nil, "resume", "--token", token, "--response-json", `{"decision":"approve"}`); code != 2 || !strings.Contains(out, "steps changed: choose") {
+			t.Errorf("without --allow-changed: exit %d\n%s", code, out)
+		}
+		out, code := lobsterIn(t, dir, nil, "resume", "--token", token, "--response-json", `{"decision":"approve"}`, "--allow-changed")
+		if code != 1 || !strings.Contains(out, tc.want) {
+			t.Errorf("%s: exit %d\n%s", tc.want, code, out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "effects")); err == nil {
+			t.Errorf("%s: a step ran", tc.want)
+		}
+		os.WriteFile(file, []byte(wf), 0o644)
+		if out, code := lobsterIn(t, dir, nil, "resume", "--token", token, "--response-json", `{"decision":"approve"}`); code != 0 {
+			t.Errorf("%s: the token was spent: exit %d\n%s", tc.want, code, out)
+		}
 	}
 }

@@ -45,7 +45,7 @@ for_each loops, parallel branches and workflow: sub-workflows. In tool mode,
 or when standard input is not a terminal, a gate pauses the run and prints
 a resume token (and, for an approval, a short approvalId) for
 "lobster resume"; on a terminal it asks there. An ask stage inside a
-pipeline step is not supported yet and is refused before it runs.
+pipeline step pauses the workflow the same way.
 
 Exit codes: 0 success; 1 a step failed; 2 a usage error, bad --args-json,
 or errors found by the checker; 130/143/129/131 on SIGINT/SIGTERM/SIGHUP/

@@ -3,11 +3,13 @@ package engine
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/pipeline"
 	"github.com/lobsterdev/lobster/runtime/render"
@@ -32,16 +34,6 @@ func (r *runner) pipelineStep(ctx context.Context, c command) (*jsvalue.Object, 
 		return nil, fmt.Errorf("Workflow step %s pipeline parse failed: %s", c.id, p.Err.Msg)
 	}
 	stages := pipeline.StagesOf(p.Stages, text)
-	if c.topLevel {
-		for _, st := range stages {
-			if st.Name == "ask" {
-				// The reference pauses the workflow here (a pipeline_command
-				// input); refused before anything runs rather than run
-				// differently.
-				return nil, &haltError{fmt.Sprintf("Workflow step %s: ask inside a pipeline step is not supported by this runtime yet; use an input step", c.id)}
-			}
-		}
-	}
 	stdin, err := Stdin(c.step.Stdin, r.args, c.scope)
 	if err != nil {
 		return nil, err
@@ -73,11 +65,22 @@ func (r *runner) pipelineStep(ctx context.Context, c command) (*jsvalue.Object, 
 		// On a terminal, approve and ask prompt there.
 		env.Mode, env.Stdin, env.Interactive = pipeline.Human, t.In, true
 	}
-	res, err := pipeline.RunWith(ctx, stages, input, env, pipeline.Options{
-		BeforeEffect: func() error { return r.opts.Resume.claim(ctx) },
-	})
+	opts := pipeline.Options{BeforeEffect: func() error { return r.opts.Resume.claim(ctx) }}
+	run := stages
+	if k := r.continuation; k != nil && c.topLevel {
+		// The resume of this step's input request: the pipeline goes on
+		// at the stage that asked, with the items it had and the answer.
+		r.continuation = nil
+		run, input = stages[k.stage:], k.items
+		opts.Resume = &pipeline.ResumeInput{Response: k.response}
+	}
+	res, err := pipeline.RunWith(ctx, run, input, env, opts)
 	if err != nil {
 		return nil, err
+	}
+	if s, ok := res.Suspended(); ok && c.topLevel {
+		s.Stage += len(stages) - len(run)
+		return nil, &pipelineInput{stages: stages, items: input, Suspension: s}
 	}
 	if res.Halted {
 		name := ""
@@ -93,6 +96,93 @@ func (r *runner) pipelineStep(ctx context.Context, c command) (*jsvalue.Object, 
 		return nil, &haltError{fmt.Sprintf("Workflow step %s halted before completion at pipeline stage %s", c.id, name)}
 	}
 	return pipelineResult(c.id, res.Items, rendered.String()), nil
+}
+
+// pipelineInput is a top-level pipeline step that asked for input: the
+// workflow pauses (an input request of kind pipeline_command) and its
+// resume continues the pipeline at the stage that asked.
+type pipelineInput struct {
+	stages []pipeline.Stage
+	items  []any // the step's input items
+	pipeline.Suspension
+}
+
+func (p *pipelineInput) Error() string { return "pipeline input suspension" }
+
+// pipelineContinuation is a pending resume of a pipeline step's input
+// request.
+type pipelineContinuation struct {
+	stage    int
+	items    []any
+	response any
+}
+
+// pausePipeline pauses the run at step idx, whose pipeline asked for input.
+func (r *runner) pausePipeline(ctx context.Context, idx int, id string, p *pipelineInput) (envelope.Result, error) {
+	req := jsvalue.NewObject()
+	for _, k := range p.Request.Keys() {
+		if k != "items" {
+			v, _ := p.Request.Get(k)
+			req.Set(k, v)
+		}
+	}
+	saved := r.saved(idx)
+	saved.InputStepID = id
+	saved.InputKind = "pipeline_command"
+	saved.InputSchema = get(req, "responseSchema")
+	if subject := get(req, "subject"); subject != jsvalue.Undefined {
+		saved.InputSubject = subject
+	}
+	items := p.items
+	if items == nil {
+		items = []any{}
+	}
+	saved.PipelineInput = jsvalue.Obj("pipeline", pipeline.StagesValue(p.stages), "resumeAtIndex", float64(p.Stage),
+		"items", items, "commandInput", p.CommandInput)
+	req.Set("resumeToken", "")
+	if err := fitInputRequest(id, req, maxEnvelope(r.getenv)); err != nil {
+		return envelope.Result{}, err
+	}
+	token, _, err := r.pause(ctx, saved, false)
+	if err != nil {
+		return envelope.Result{}, err
+	}
+	req.Set("resumeToken", token)
+	return envelope.Result{Status: envelope.StatusNeedsInput, Output: []any{}, RequiresInput: req}, nil
+}
+
+// resumePipeline checks that the step that asked is still there, still
+// runs, and still runs the same pipeline, then arms its continuation.
+func (r *runner) resumePipeline(steps []*ast.Step, rs *Resume) error {
+	s := rs.Saved
+	at := s.ResumeAtIndex
+	if at >= len(steps) || steps[at].IDText() != s.InputStepID || steps[at].Pipeline == nil {
+		return errors.New("workflow input step changed since input request")
+	}
+	step := steps[at]
+	ok, err := Condition(conditionOf(step), r.results)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errors.New("workflow input step condition changed since input request")
+	}
+	text := ""
+	if sc := ast.ScalarOf(step.Pipeline.Value); sc != nil {
+		text = render.Template(sc.Text, r.args, r.results)
+	}
+	p := parser.ParsePipelineText(text)
+	saved, _ := s.PipelineInput.(*jsvalue.Object)
+	if p.Err != nil || pipeline.Canonical(pipeline.StagesValue(pipeline.StagesOf(p.Stages, text))) != pipeline.Canonical(get(saved, "pipeline")) {
+		return errors.New("workflow pipeline changed since input request")
+	}
+	if err := checkResponse(s.InputStepID, s.InputSchema, rs.Response); err != nil {
+		return err
+	}
+	stage, _ := get(saved, "resumeAtIndex").(float64)
+	items, _ := get(saved, "items").([]any)
+	r.continuation = &pipelineContinuation{stage: int(stage), items: items, response: rs.Response}
+	return nil
 }
 
 // haltKind is the type of the one request item a halted pipeline left.

@@ -147,6 +147,9 @@ func (r *runner) applyResume(steps []*ast.Step, rs *Resume) error {
 			return &ArgumentError{err.Error()}
 		}
 	}
+	if rs.Saved.InputKind == "pipeline_command" {
+		return r.resumePipeline(steps, rs)
+	}
 	if id := rs.Saved.InputStepID; id != "" {
 		var step *ast.Step
 		for _, s := range steps {

@@ -118,6 +118,8 @@ type runner struct {
 	last      *jsvalue.Object // the last completed step's result
 	costs     *costs
 	limit     *costLimit
+
+	continuation *pipelineContinuation // a resumed pipeline step's answer, until it runs
 }
 
 func (r *runner) getenv(name string) string { return Getenv(r.opts.Env, name) }
@@ -190,6 +192,10 @@ func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, e
 			record, err = r.forEach(ctx, step)
 		} else {
 			record, err = r.execute(ctx, step)
+		}
+		var asked *pipelineInput
+		if errors.As(err, &asked) {
+			return r.pausePipeline(ctx, idx, id, asked)
 		}
 		if err != nil {
 			policy := onErrorOf(step.OnError)
@@ -358,7 +364,8 @@ func isFatal(err error) bool {
 	var gone *resumeError
 	var limit *limitError
 	var halt *haltError
-	return errors.As(err, &gone) || errors.As(err, &limit) || errors.As(err, &halt)
+	var asked *pipelineInput
+	return errors.As(err, &gone) || errors.As(err, &limit) || errors.As(err, &halt) || errors.As(err, &asked)
 }
 
 // onErrorOf is a step's on_error policy: "stop" (the default), "continue"

@@ -25,8 +25,12 @@ type Saved struct {
 	ApprovalIdentity Identity
 
 	InputStepID  string
-	InputSchema  any // Undefined when not stored
+	InputKind    string // "pipeline_command" for a pipeline step that asked
+	InputSchema  any    // Undefined when not stored
 	InputSubject any
+	// PipelineInput is how a pipeline_command input continues: the stages,
+	// the stage that asked, its items and its commandInput.
+	PipelineInput any
 
 	Cost any // the spend so far (a cost summary), nil when none
 
@@ -54,8 +58,14 @@ func (s *Saved) Encode() []byte {
 	}
 	if s.InputStepID != "" {
 		o.Set("inputStepId", s.InputStepID)
+		if s.InputKind != "" {
+			o.Set("inputKind", s.InputKind)
+		}
 		o.Set("inputSchema", s.InputSchema)
 		o.Set("inputSubject", s.InputSubject)
+		if s.PipelineInput != nil {
+			o.Set("pipelineInput", s.PipelineInput)
+		}
 	}
 	if s.Cost != nil {
 		o.Set("cost", s.Cost)
@@ -119,6 +129,12 @@ func DecodeSaved(data []byte) (*Saved, error) {
 	s.ApprovalStepID, _ = get(o, "approvalStepId").(string)
 	s.ApprovalIdentity = identityOf(get(o, "approvalIdentity"))
 	s.InputStepID, _ = get(o, "inputStepId").(string)
+	s.InputKind, _ = get(o, "inputKind").(string)
+	if p, ok := get(o, "pipelineInput").(*jsvalue.Object); ok {
+		s.PipelineInput = p
+	} else if s.InputKind == "pipeline_command" {
+		return nil, errInvalidState
+	}
 	s.InputSchema = get(o, "inputSchema")
 	if sub := get(o, "inputSubject"); sub != jsvalue.Undefined {
 		s.InputSubject = sub
