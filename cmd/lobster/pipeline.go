@@ -98,6 +98,14 @@ func runPipeline(f runFlags, text string, stdin io.Reader, stdout, stderr io.Wri
 		fmt.Fprintf(stderr, "Parse error: %s\n", p.Err.Msg)
 		return exitUsage
 	}
+	if f := pipeline.ReservedFlag(p.Stages); f != nil {
+		const msg = `the flag "--_" is reserved for positional arguments`
+		if out.tool {
+			return out.fail(envelope.ParseError, msg, exitUsage)
+		}
+		fmt.Fprintf(stderr, "Parse error: %s\n", msg)
+		return exitUsage
+	}
 	stages := pipeline.StagesOf(p.Stages, text)
 	mode := pipeline.Human
 	if f.tool {
@@ -116,11 +124,12 @@ func runPipeline(f runFlags, text string, stdin io.Reader, stdout, stderr io.Wri
 		Interactive: isTerminal(stdin),
 	}
 	fail := func(err error) int {
-		code := exitFindings
+		code, msg := exitFindings, err.Error()
 		if sig := signalled(); sig != 0 {
-			code = sig
+			// The reference's cancellation reason, e.g. "Received SIGINT".
+			code, msg = sig, "Received "+signalNames[sig-128]
 		}
-		return out.fail(envelope.RuntimeError, err.Error(), code)
+		return out.fail(envelope.RuntimeError, msg, code)
 	}
 
 	if f.dryRun {
@@ -157,6 +166,9 @@ func runPipeline(f runFlags, text string, stdin io.Reader, stdout, stderr io.Wri
 	}
 	return exitOK
 }
+
+// signalNames names the signals that stop a run, by number.
+var signalNames = map[int]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 15: "SIGTERM"}
 
 // isTerminal reports whether r is a terminal.
 func isTerminal(r io.Reader) bool {

@@ -35,6 +35,9 @@ func ArgsOf(st *ast.Stage) *Args {
 		case *ast.Word:
 			a.Positional = append(a.Positional, arg.Text)
 		case *ast.Flag:
+			if arg.Name == "_" {
+				continue // reserved for the positionals; ReservedFlag reports it
+			}
 			standalone := false
 			if spec != nil {
 				if f := spec.Flag(arg.Name); f != nil && f.Standalone {
@@ -53,6 +56,20 @@ func ArgsOf(st *ast.Stage) *Args {
 		}
 	}
 	return a
+}
+
+// ReservedFlag returns the first flag of the stages spelled "--_", which
+// would stand for the positionals (the reference fails on it with an
+// internal JavaScript error), or nil.
+func ReservedFlag(stages []*ast.Stage) *ast.Flag {
+	for _, st := range stages {
+		for _, arg := range st.Args {
+			if f, ok := arg.(*ast.Flag); ok && f.Name == "_" {
+				return f
+			}
+		}
+	}
+	return nil
 }
 
 // NewArgs builds arguments from positionals and name, value pairs (a bool
