@@ -18,6 +18,13 @@ type builder struct {
 	budget int // nodes that may still be built through aliases
 	warned bool
 	shells []*ast.Shell // shell texts to parse, see parseShells
+
+	// The rest of the current blocks of typed nodes (see nextOf).
+	steps     []ast.Step
+	shellNode []ast.Shell
+	templates []ast.Template
+	tmaps     []ast.TemplateMap
+	refs      refBlocks
 }
 
 // aliasBudget bounds the typed nodes built through aliases, so that an alias
@@ -137,7 +144,7 @@ func (b *builder) workflow(m *ast.Mapping) *ast.Workflow {
 			}
 		case "cwd":
 			if s, ok := asString(v); ok {
-				return parseTemplate(b.file, s)
+				return b.template(s)
 			}
 		case "steps":
 			if s, ok := v.(*ast.Sequence); ok {
@@ -157,8 +164,7 @@ func (b *builder) workflow(m *ast.Mapping) *ast.Workflow {
 
 func (b *builder) args(m *ast.Mapping) *ast.Args {
 	a := &ast.Args{}
-	a.Object = b.objectFunc(m, noSlots, nil)
-	a.Unknown = nil
+	a.Object = userObject(m)
 	for _, f := range a.Fields {
 		if dm, ok := asMapping(b.resolve(f.Value)); ok {
 			d := &ast.ArgDef{}
@@ -172,15 +178,29 @@ func (b *builder) args(m *ast.Mapping) *ast.Args {
 // templateMap builds an env or workflow_args mapping: every key is the
 // user's, string values are templates.
 func (b *builder) templateMap(m *ast.Mapping) *ast.TemplateMap {
-	t := &ast.TemplateMap{}
-	t.Object = b.objectFunc(m, noSlots, nil)
-	t.Unknown = nil
+	t := nextOf(&b.tmaps, 16)
+	t.Object = userObject(m)
 	for _, f := range t.Fields {
 		if s, ok := asString(b.resolve(f.Value)); ok {
-			f.Value = parseTemplate(b.file, s)
+			f.Value = b.template(s)
 		}
 	}
 	return t
+}
+
+// template is parseTemplate with the node taken from the builder's block.
+func (b *builder) template(s *ast.Scalar) *ast.Template {
+	t := nextOf(&b.templates, 32)
+	fillTemplate(t, b.file, s, &b.refs)
+	return t
+}
+
+// userObject is the object of a mapping whose keys are all the user's (args,
+// env): no field is unknown.
+func userObject(m *ast.Mapping) ast.Object {
+	o := ast.Object{Flow: m.Flow, Fields: m.Fields}
+	o.Span = m.Span
+	return o
 }
 
 func (b *builder) stepList(s *ast.Sequence, ctx ast.StepContext) *ast.StepList {
@@ -207,7 +227,8 @@ func (b *builder) listItem(it ast.Value, ctx ast.StepContext) ast.Value {
 // step builds a step, a branch or a sub-step. Every step key gets its typed
 // value in every context; the checker decides which ones the context ignores.
 func (b *builder) step(m *ast.Mapping, ctx ast.StepContext) *ast.Step {
-	s := &ast.Step{Context: ctx}
+	s := nextOf(&b.steps, 16)
+	s.Context = ctx
 	s.Object = b.objectFunc(m, func(name string) **ast.Field { return stepSlot(s, name) }, b.stepValue)
 	b.reportCondition(s)
 	return s
@@ -297,7 +318,8 @@ func (b *builder) stepValue(name string, v ast.Value) ast.Value {
 	switch name {
 	case "run", "command":
 		if s, ok := asString(v); ok {
-			sh := &ast.Shell{Loc: s.Loc, Scalar: s}
+			sh := nextOf(&b.shellNode, 32)
+			sh.Loc, sh.Scalar = s.Loc, s
 			b.shells = append(b.shells, sh)
 			return sh
 		}
@@ -315,7 +337,7 @@ func (b *builder) stepValue(name string, v ast.Value) ast.Value {
 		}
 	case "workflow", "for_each", "stdin", "cwd":
 		if s, ok := asString(v); ok {
-			return parseTemplate(b.file, s)
+			return b.template(s)
 		}
 	case "workflow_args", "env":
 		if m, ok := asMapping(v); ok {
@@ -367,9 +389,6 @@ func (b *builder) stepValue(name string, v ast.Value) ast.Value {
 	}
 	return nil
 }
-
-// noSlots is for mappings whose keys are all the user's (args, env).
-func noSlots(string) **ast.Field { return nil }
 
 // parseShells parses the collected shell texts. Shell parsing is the largest
 // part of a check, and the texts are independent, so groups of them are

@@ -36,17 +36,58 @@ func scanRefs(f *source.File, s *ast.Scalar) []ast.Ref {
 
 // parseTemplate wraps scanRefs: Template{Loc: s.Loc, Scalar: s, Refs: ...}.
 func parseTemplate(f *source.File, s *ast.Scalar) *ast.Template {
-	t := &ast.Template{Scalar: s}
+	t := &ast.Template{}
+	fillTemplate(t, f, s, nil)
+	return t
+}
+
+// fillTemplate sets the zero template t to what parseTemplate returns, with
+// the references' nodes taken from a (nil: allocated one by one).
+func fillTemplate(t *ast.Template, f *source.File, s *ast.Scalar, a *refBlocks) {
+	t.Scalar = s
 	if s != nil {
 		t.Loc = s.Loc
-		t.Refs = scanRefs(f, s)
+		t.Refs = scanRefSpansIn(f, s, nil, a)
 	}
-	return t
+}
+
+// refBlocks hands out reference nodes and slices from blocks, for a builder
+// that scans thousands of templates.
+type refBlocks struct {
+	refs  []ast.Ref
+	steps []stepRefBlock
+}
+
+// refSlice returns an empty slice with room for n references.
+func (a *refBlocks) refSlice(n int) []ast.Ref {
+	if a == nil || n > 16 {
+		return make([]ast.Ref, 0, n)
+	}
+	if len(a.refs) < n {
+		a.refs = make([]ast.Ref, 128)
+	}
+	out := a.refs[:0:n]
+	a.refs = a.refs[n:]
+	return out
+}
+
+// stepRef returns a zero stepRefBlock.
+func (a *refBlocks) stepRef() *stepRefBlock {
+	if a == nil {
+		return &stepRefBlock{}
+	}
+	return nextOf(&a.steps, 32)
 }
 
 // scanRefSpans is scanRefs that also appends the decoded range of each
 // reference to *spans when spans is not nil.
 func scanRefSpans(f *source.File, s *ast.Scalar, spans *[]refSpan) []ast.Ref {
+	return scanRefSpansIn(f, s, spans, nil)
+}
+
+// scanRefSpansIn is scanRefSpans with the nodes taken from a (nil:
+// allocated one by one).
+func scanRefSpansIn(f *source.File, s *ast.Scalar, spans *[]refSpan, a *refBlocks) []ast.Ref {
 	if f == nil || s == nil {
 		return nil
 	}
@@ -58,14 +99,14 @@ func scanRefSpans(f *source.File, s *ast.Scalar, spans *[]refSpan) []ast.Ref {
 			break
 		}
 		i += k
-		ref, end := refAt(f, s, i)
+		ref, end := refAt(f, s, i, a)
 		if ref == nil {
 			i++
 			continue
 		}
 		if refs == nil {
 			// Every reference starts with a '$': one allocation suffices.
-			refs = make([]ast.Ref, 0, strings.Count(text[i:], "$"))
+			refs = a.refSlice(strings.Count(text[i:], "$"))
 		}
 		refs = append(refs, ref)
 		if spans != nil {
@@ -128,7 +169,7 @@ func matchRef(text string, i int) refMatch {
 
 // refAt builds the reference that starts with the '$' at decoded offset i, and
 // returns it with its decoded end; it returns nil when none starts there.
-func refAt(f *source.File, s *ast.Scalar, i int) (ast.Ref, int) {
+func refAt(f *source.File, s *ast.Scalar, i int, a *refBlocks) (ast.Ref, int) {
 	text := s.Text
 	m := matchRef(text, i)
 	switch m.kind {
@@ -149,7 +190,7 @@ func refAt(f *source.File, s *ast.Scalar, i int) (ast.Ref, int) {
 		}, m.end
 	case refStep:
 		rg := newSpanRanger(f, s, i, m.end)
-		blk := &stepRefBlock{}
+		blk := a.stepRef()
 		ref := &blk.ref
 		ref.Loc = ast.Loc{Span: rg.rng(i, m.end)}
 		ref.ID = text[i+1 : m.idEnd]

@@ -294,9 +294,17 @@ func shellVars(f *source.File, s *ast.Scalar, toks []shellTok, spans []refSpan) 
 	if len(toks) == 0 {
 		return nil
 	}
+	return shellVarsIn(f, s, toks, spans, make([]ast.ShellVar, len(toks)), make([]*ast.ShellVar, len(toks)))
+}
+
+// shellVarsIn is shellVars building the nodes in store and the result in
+// ptrs, both of len(toks) (a group of texts cuts them from one block).
+func shellVarsIn(f *source.File, s *ast.Scalar, toks []shellTok, spans []refSpan, store []ast.ShellVar, ptrs []*ast.ShellVar) []*ast.ShellVar {
+	if len(toks) == 0 {
+		return nil
+	}
 	slices.SortStableFunc(toks, func(a, b shellTok) int { return a.start - b.start })
-	vars := make([]*ast.ShellVar, 0, len(toks))
-	store := make([]ast.ShellVar, len(toks))
+	vars := ptrs[:0:len(toks)]
 	next := 0 // the first span that ends after the current token starts
 	for _, t := range toks {
 		for next < len(spans) && spans[next].j <= t.start {

@@ -88,6 +88,9 @@ func parseJoined(f *source.File, group []*ast.Shell) bool {
 	toks := sc.toks
 	slices.SortStableFunc(toks, func(a, b shellTok) int { return a.start - b.start })
 	k := 0
+	// The variables of all the texts, cut from two blocks.
+	store := make([]ast.ShellVar, len(toks))
+	ptrs := make([]*ast.ShellVar, len(toks))
 	for i, sh := range group {
 		p := parts[i]
 		end := p.base + len(sh.Scalar.Text)
@@ -103,7 +106,10 @@ func parseJoined(f *source.File, group []*ast.Shell) bool {
 			mine[j].nameEnd -= p.base
 		}
 		s := sh.Scalar
-		*sh = ast.Shell{Loc: s.Loc, Scalar: s, Refs: p.refs, Vars: shellVars(f, s, mine, p.spans)}
+		n := len(mine)
+		vars := shellVarsIn(f, s, mine, p.spans, store[:n:n], ptrs[:n:n])
+		store, ptrs = store[n:], ptrs[n:]
+		*sh = ast.Shell{Loc: s.Loc, Scalar: s, Refs: p.refs, Vars: vars}
 	}
 	return true
 }

@@ -235,11 +235,18 @@ func (b *builder) validateCostLimit(f *ast.Field) {
 }
 
 // stepName labels a step in messages.
+// It is built for every step, so without fmt: one allocation, the text of
+// fmt.Sprintf("%s %q", s.Context, id), or "%s %d" with index+1.
 func stepName(s *ast.Step, index int) string {
+	var buf [64]byte
+	b := append(buf[:0], s.Context.String()...)
+	b = append(b, ' ')
 	if id := s.IDText(); id != "" {
-		return fmt.Sprintf("%s %q", s.Context, id)
+		b = strconv.AppendQuote(b, id)
+	} else {
+		b = strconv.AppendInt(b, int64(index)+1, 10)
 	}
-	return fmt.Sprintf("%s %d", s.Context, index+1)
+	return string(b)
 }
 
 // anchorRange is where to report a problem of the step as a whole: its id
@@ -316,7 +323,11 @@ func (b *builder) validateStep(s *ast.Step, index int, ids map[string]source.Spa
 	b.validateGates(s, name)
 	b.validatePolicies(s, name)
 	if id != "" {
-		b.duplicate(ids, id, ast.SpanOf(s.ID.Value), "duplicate id %q: step ids and parallel branch ids share one namespace (the reference says \"Duplicate workflow step id: %s\")", id, id)
+		if _, dup := ids[id]; !dup {
+			ids[id] = ast.SpanOf(s.ID.Value) // as duplicate does, without boxing its arguments
+		} else {
+			b.duplicate(ids, id, ast.SpanOf(s.ID.Value), "duplicate id %q: step ids and parallel branch ids share one namespace (the reference says \"Duplicate workflow step id: %s\")", id, id)
+		}
 	}
 	for _, br := range branchIDs {
 		if _, dup := ids[br.id]; !dup {

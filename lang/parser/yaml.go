@@ -30,7 +30,12 @@ type yamlReader struct {
 	part     bool // reads one part of a sequence for a parent reader
 	aliases  int  // aliases read
 
-	scalars []ast.Scalar // the rest of the current block of scalars
+	// The rest of the current blocks of nodes: a file has thousands of
+	// scalars, fields and mappings, allocated a block at a time.
+	scalars   []ast.Scalar
+	fields    []ast.Field
+	mappings  []ast.Mapping
+	fieldPtrs []*ast.Field // backing for the Fields slices of mappings
 
 	// fieldStack collects the fields of the mappings being read (nested
 	// mappings push above their parent's), so that each mapping gets one
@@ -57,13 +62,42 @@ func (r *yamlReader) rng(a, b int) source.Span {
 }
 
 // newScalar allocates scalars in blocks: a file has thousands of them.
-func (r *yamlReader) newScalar() *ast.Scalar {
-	if len(r.scalars) == 0 {
-		r.scalars = make([]ast.Scalar, 64)
+func (r *yamlReader) newScalar() *ast.Scalar { return nextOf(&r.scalars, 64) }
+
+// newField allocates mapping fields in blocks.
+func (r *yamlReader) newField() *ast.Field { return nextOf(&r.fields, 64) }
+
+// newMapping allocates mappings in blocks.
+func (r *yamlReader) newMapping() *ast.Mapping { return nextOf(&r.mappings, 32) }
+
+// nextOf takes the first value of the block *free, after refilling it with n
+// zero values when it is empty.
+func nextOf[T any](free *[]T, n int) *T {
+	if len(*free) == 0 {
+		*free = make([]T, n)
 	}
-	s := &r.scalars[0]
-	r.scalars = r.scalars[1:]
-	return s
+	v := &(*free)[0]
+	*free = (*free)[1:]
+	return v
+}
+
+// fieldSlice copies fields into a slice of exactly their number (nil for
+// none), cut from a shared block when they are few.
+func (r *yamlReader) fieldSlice(fields []*ast.Field) []*ast.Field {
+	n := len(fields)
+	switch {
+	case n == 0:
+		return nil
+	case n > 32:
+		return append([]*ast.Field(nil), fields...)
+	}
+	if len(r.fieldPtrs) < n {
+		r.fieldPtrs = make([]*ast.Field, 256)
+	}
+	out := r.fieldPtrs[:n:n]
+	r.fieldPtrs = r.fieldPtrs[n:]
+	copy(out, fields)
+	return out
 }
 
 func (r *yamlReader) errorAt(code string, a, b int, format string, args ...any) {
@@ -558,7 +592,8 @@ func (r *yamlReader) scalar(p props, start, end int, kind ast.ScalarKind, style 
 
 // blockMapping reads a block mapping whose keys sit at column indent.
 func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
-	m := &ast.Mapping{Anchor: p.anchor}
+	m := r.newMapping()
+	m.Anchor = p.anchor
 	start := r.pos
 	if p.start >= 0 {
 		start = p.start
@@ -567,7 +602,7 @@ func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
 	end := r.pos
 	base := len(r.fieldStack)
 	defer func() {
-		m.Fields = append([]*ast.Field(nil), r.fieldStack[base:]...)
+		m.Fields = r.fieldSlice(r.fieldStack[base:])
 		clear(r.fieldStack[base:])
 		r.fieldStack = r.fieldStack[:base]
 	}()
@@ -589,7 +624,8 @@ func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
 			r.checkMergeKey(key)
 			r.pos = k.colon + 1
 			val := r.blockValue(indent, blockCtx{inline: true, keyIndex: true, after: k.colon + 1})
-			pair := &ast.Field{Key: key, Value: val}
+			pair := r.newField()
+			pair.Key, pair.Value = key, val
 			pairEnd := max(val.End(), k.colon+1)
 			pair.Span = r.rng(keyStart, pairEnd)
 			r.checkDuplicate(r.fieldStack[base:], key, &seen)
