@@ -4,7 +4,7 @@
 GO ?= go
 FUZZTIME ?= 15s
 
-.PHONY: all test lint ci
+.PHONY: all test lint ci vscode
 
 all: test
 
@@ -17,4 +17,10 @@ lint:
 	@test -z "$$(gofmt -l .)" || { echo "files not gofmt-ed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 
-ci: lint test
+# The VS Code extension: its tests (grammar, and a session with lobster-lsp
+# built from this checkout) and its package (editors/vscode/*.vsix). Needs
+# Node 20 and npm.
+vscode:
+	cd editors/vscode && npm ci --no-audit --no-fund && npm test && npm run package
+
+ci: lint test vscode
