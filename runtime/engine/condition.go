@@ -41,7 +41,7 @@ func Condition(f *ast.Field, results render.Results) (bool, error) {
 			return false, fmt.Errorf("Unsupported condition: %s", text)
 		}
 		x, err := eval(v.Expr, results)
-		return truthy(x), err
+		return jsvalue.Truthy(x), err
 	case *ast.Scalar:
 		switch v.Kind {
 		case ast.Null:
@@ -61,7 +61,7 @@ func eval(e ast.Expr, results render.Results) (any, error) {
 		return eval(e.X, results)
 	case *ast.UnaryExpr:
 		x, err := eval(e.X, results)
-		return !truthy(x), err
+		return !jsvalue.Truthy(x), err
 	case *ast.StepRef:
 		record, ok := results[e.ID]
 		path := joinPath(e.Path)
@@ -93,9 +93,9 @@ func eval(e ast.Expr, results render.Results) (any, error) {
 		}
 		switch e.Op {
 		case "||":
-			return truthy(x) || truthy(y), nil
+			return jsvalue.Truthy(x) || jsvalue.Truthy(y), nil
 		case "&&":
-			return truthy(x) && truthy(y), nil
+			return jsvalue.Truthy(x) && jsvalue.Truthy(y), nil
 		case "==":
 			return equal(x, y), nil
 		case "!=":
@@ -126,21 +126,6 @@ func joinPath(path []*ast.Ident) string {
 		parts[i] = id.Name
 	}
 	return strings.Join(parts, ".")
-}
-
-// truthy is JavaScript's Boolean(v).
-func truthy(v any) bool {
-	switch v := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return v
-	case float64:
-		return v != 0 && !math.IsNaN(v)
-	case string:
-		return v != ""
-	}
-	return v != jsvalue.Undefined
 }
 
 // equal is the condition's ==: deep strict equality (key order ignored)

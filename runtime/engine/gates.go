@@ -123,9 +123,9 @@ func approvalRequest(id string, c approvalConfig, identity Identity, record *jsv
 	data, _ := get(record, "json").(*jsvalue.Object)
 	source := data
 	if data != nil {
-		if ra, _ := get(data, "requiresApproval").(*jsvalue.Object); ra != nil && truthy(get(ra, "prompt")) {
+		if ra, _ := get(data, "requiresApproval").(*jsvalue.Object); ra != nil && jsvalue.Truthy(get(ra, "prompt")) {
 			source = ra
-		} else if !truthy(get(data, "prompt")) {
+		} else if !jsvalue.Truthy(get(data, "prompt")) {
 			source = nil
 		}
 	}
@@ -135,7 +135,7 @@ func approvalRequest(id string, c approvalConfig, identity Identity, record *jsv
 		if items == nil {
 			items = []any{}
 		}
-		if p := get(source, "preview"); truthy(p) {
+		if p := get(source, "preview"); jsvalue.Truthy(p) {
 			preview = p
 		}
 	} else {

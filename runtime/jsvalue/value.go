@@ -9,6 +9,7 @@
 package jsvalue
 
 import (
+	"math"
 	"slices"
 	"strconv"
 )
@@ -99,4 +100,19 @@ func arrayIndex(key string) (uint32, bool) {
 		return 0, false
 	}
 	return uint32(n), true
+}
+
+// Truthy is JavaScript's Boolean(v).
+func Truthy(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return v
+	case float64:
+		return v != 0 && !math.IsNaN(v)
+	case string:
+		return v != ""
+	}
+	return v != Undefined
 }

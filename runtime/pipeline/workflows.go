@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/js"
@@ -119,18 +118,8 @@ func workflowsRunCommand(ctx context.Context, c *Call) (Output, error) {
 
 // truthyField is Boolean(o[key]).
 func truthyField(o *jsvalue.Object, key string) bool {
-	v, _ := o.Get(key)
-	switch v := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return v
-	case float64:
-		return v != 0 && !math.IsNaN(v)
-	case string:
-		return v != ""
-	}
-	return v != jsvalue.Undefined
+	v, ok := o.Get(key)
+	return ok && jsvalue.Truthy(v)
 }
 
 // prFields are the fields gh is asked for; prSummaryFields those compared.
