@@ -231,13 +231,16 @@ func TestTemplate(t *testing.T) {
 		{`{{n | string}}{{m | string}}`, `{"n":1}`, `1`},
 		{`{{x | default "N/A"}} {{y | default "N/A"}} {{z | default "N/A"}}`, `{"y":"ok","z":""}`, `N/A ok N/A`},
 		{`{{p | round 2}} {{p | round}} {{h | round 0}} {{s | round 1}}`, `{"p":3.14159,"h":2.5,"s":"x"}`, `3.14 3 3 x`},
-		{`{{v | round 2}}`, `{"v":1.005}`, `1.00`},
+		{`{{v | round 2}} {{i | round 2}} {{b | round 2}} {{e | round 2}} {{n | round}}`, `{"v":1.005,"i":42,"b":true,"e":"","n":-2.5}`, `1 42 1 0 -3`},
+		{`{{s | upper}} {{s | lower}} {{g | lower}}`, `{"s":"straße İ ǅ","g":"ΟΔΟΣ ΣΑ"}`, "STRASSE İ Ǆ straße i\u0307 ǆ οδος σα"},
 		{`{{t | date "YYYY-MM-DD"}}`, `{"t":1710000000000}`, `2024-03-09`},
 		{`{{t | date}}`, `{"t":"1710000000000"}`, `2024-03-09T16:00:00.000Z`},
 		{`{{t | date "DD/MM/YYYY HH:mm:ss"}}`, `{"t":"2024-03-09T16:00:05Z"}`, `09/03/2024 16:00:05`},
 		{`{{t | date}}`, `{"t":"not a date"}`, `not a date`},
 		{`{{ name | trim | upper }}`, `{"name":" a "}`, `A`},
 		{`{{a}b}}`, `{"a":1}`, `{{a}b}}`},
+		{`{{a | truncate -3}}|{{a | truncate 0x5}}|{{a | truncate -20}}|{{a | truncate " 4"}}`, `{"a":"hello world"}`, `hello wo...|...|...|hell...`},
+		{`{{n | round 1.9}}|{{n | round 0x2}}`, `{"n":3.14159}`, `3.1|3`},
 	}
 	for _, tt := range tests {
 		item, err := jsvalue.Parse([]byte(tt.item))

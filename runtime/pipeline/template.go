@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
@@ -155,9 +156,9 @@ func stringOf(v any) string {
 func applyFilter(name string, args []string, v any) (any, error) {
 	switch name {
 	case "upper":
-		return strings.ToUpper(stringOf(v)), nil
+		return upperJS(stringOf(v)), nil
 	case "lower":
-		return strings.ToLower(stringOf(v)), nil
+		return lowerJS(stringOf(v)), nil
 	case "trim":
 		return js.Trim(stringOf(v)), nil
 	case "truncate":
@@ -168,8 +169,11 @@ func applyFilter(name string, args []string, v any) (any, error) {
 			}
 		}
 		s := stringOf(v)
-		if float64(utf16Len(s)) > n {
-			return utf16Slice(s, int(max(n, 0))) + "...", nil
+		if l := float64(utf16Len(s)); l > n {
+			if n < 0 {
+				n = max(0, l+n) // slice(0, -k) drops the last k units
+			}
+			return utf16Slice(s, int(n)) + "...", nil
 		}
 		return s, nil
 	case "replace":
@@ -261,7 +265,12 @@ func applyFilter(name string, args []string, v any) (any, error) {
 		if digits < 0 || digits > 100 {
 			return nil, errors.New("toFixed() digits argument must be between 0 and 100")
 		}
-		return toFixed(f, int(digits)), nil
+		// Number(v.toFixed(digits)): a number again.
+		r, _ := strconv.ParseFloat(toFixed(f, int(digits)), 64)
+		if math.IsInf(f, 0) || math.Abs(f) >= 1e21 {
+			r = f
+		}
+		return r, nil
 	case "date":
 		return dateFilter(v, args), nil
 	}
@@ -284,8 +293,7 @@ func replaceAllJS(s, from, to string) string {
 	return strings.ReplaceAll(s, from, to)
 }
 
-// parseIntJS is parseInt(s) (base 10, or 16 with 0x); ok is false for
-// NaN.
+// parseIntJS is parseInt(s, 10); ok is false for NaN.
 func parseIntJS(s string) (float64, bool) {
 	s = js.Trim(s)
 	neg := false
@@ -293,20 +301,9 @@ func parseIntJS(s string) (float64, bool) {
 		neg = s[0] == '-'
 		s = s[1:]
 	}
-	base := 10.0
-	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
-		base, s = 16, s[2:]
-	}
 	f, n := 0.0, 0
-	for ; n < len(s); n++ {
-		d := strings.IndexByte("0123456789abcdef", s[n]|0x20)
-		if s[n] >= '0' && s[n] <= '9' {
-			d = int(s[n] - '0')
-		}
-		if d < 0 || float64(d) >= base {
-			break
-		}
-		f = f*base + float64(d)
+	for ; n < len(s) && '0' <= s[n] && s[n] <= '9'; n++ {
+		f = f*10 + float64(s[n]-'0')
 	}
 	if n == 0 {
 		return 0, false
@@ -432,4 +429,70 @@ func parseDate(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// upperSpecial are the unconditional one-to-many upper-case mappings of
+// Unicode's SpecialCasing that JavaScript's toUpperCase applies.
+var upperSpecial = map[rune]string{
+	'ß': "SS", 'ŉ': "ʼN", 'ǰ': "J̌", 'ΐ': "Ϊ́", 'ΰ': "Ϋ́", 'և': "ԵՒ", 'ẖ': "H̱", 'ẗ': "T̈", 'ẘ': "W̊", 'ẙ': "Y̊", 'ẚ': "Aʾ",
+	'ﬀ': "FF", 'ﬁ': "FI", 'ﬂ': "FL", 'ﬃ': "FFI", 'ﬄ': "FFL", 'ﬅ': "ST", 'ﬆ': "ST",
+	'ﬓ': "ՄՆ", 'ﬔ': "ՄԵ", 'ﬕ': "ՄԻ", 'ﬖ': "ՎՆ", 'ﬗ': "ՄԽ",
+}
+
+// upperJS is String.prototype.toUpperCase.
+func upperJS(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if m, ok := upperSpecial[r]; ok {
+			b.WriteString(m)
+		} else {
+			b.WriteRune(unicode.ToUpper(r))
+		}
+	}
+	return b.String()
+}
+
+// lowerJS is String.prototype.toLowerCase: also İ to i with a combining
+// dot, and a final capital sigma to ς.
+func lowerJS(s string) string {
+	runes := []rune(s)
+	var b strings.Builder
+	for i, r := range runes {
+		switch {
+		case r == 'İ':
+			b.WriteString("i\u0307")
+		case r == 'Σ' && finalSigma(runes, i):
+			b.WriteRune('ς')
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// finalSigma reports whether the Σ at i ends a word: a cased letter before
+// it and none after it (case-ignorable characters skipped).
+func finalSigma(runes []rune, i int) bool {
+	cased := func(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) }
+	ignorable := func(r rune) bool {
+		return unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Lm, r) || unicode.Is(unicode.Sk, r) || r == '\'' || r == '.' || r == ':'
+	}
+	before := false
+	for j := i - 1; j >= 0; j-- {
+		if ignorable(runes[j]) {
+			continue
+		}
+		before = cased(runes[j])
+		break
+	}
+	if !before {
+		return false
+	}
+	for j := i + 1; j < len(runes); j++ {
+		if ignorable(runes[j]) {
+			continue
+		}
+		return !cased(runes[j])
+	}
+	return true
 }
