@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -26,14 +27,29 @@ type checked struct {
 type diagWorker struct {
 	kick chan struct{}
 	stop chan struct{}
+
+	mu       sync.Mutex
+	checking *snapshot          // the snapshot being checked, or nil
+	cancel   context.CancelFunc // stops that check
+}
+
+// cancelStale stops the running check when it is of another snapshot than
+// current: a newer version arrived, its result would be dropped anyway.
+func (w *diagWorker) cancelStale(current *snapshot) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.checking != nil && w.checking != current && w.cancel != nil {
+		w.cancel()
+	}
 }
 
 // scheduleDiagnostics asks for the document to be checked again.
 func (s *Server) scheduleDiagnostics(u protocol.DocumentURI) {
 	s.mu.Lock()
 	w := s.workers[u]
+	current := s.docs[u]
 	if w == nil {
-		if s.docs[u] == nil {
+		if current == nil {
 			s.mu.Unlock()
 			return
 		}
@@ -42,6 +58,7 @@ func (s *Server) scheduleDiagnostics(u protocol.DocumentURI) {
 		go s.diagLoop(u, w)
 	}
 	s.mu.Unlock()
+	w.cancelStale(current)
 	select {
 	case w.kick <- struct{}{}:
 	default: // a check is already due
@@ -71,7 +88,24 @@ func (s *Server) diagLoop(u protocol.DocumentURI, w *diagWorker) {
 		if snap == nil {
 			continue
 		}
-		diags := s.check(snap)
+		checkCtx, cancel := context.WithCancel(ctx)
+		w.mu.Lock()
+		w.checking, w.cancel = snap, cancel
+		w.mu.Unlock()
+		// A newer version may have arrived before w.checking was set.
+		w.cancelStale(s.snapshot(u))
+		diags, err := s.checkContext(checkCtx, snap)
+		w.mu.Lock()
+		w.checking, w.cancel = nil, nil
+		w.mu.Unlock()
+		cancel()
+		if s.opts.afterCheck != nil {
+			s.opts.afterCheck(u, snap.version, err)
+		}
+		if err != nil {
+			s.log.Printf("diagnostics: the check of %s version %d stopped: a newer version arrived", u, snap.version)
+			continue // the newer version kicked the worker
+		}
 		s.publishMu.Lock()
 		s.mu.Lock()
 		current := s.docs[u] == snap
@@ -118,12 +152,22 @@ func (s *Server) lastGoodNames(doc *snapshot) *recovered {
 // rule, with suppressions applied. Child workflows that are open are read
 // from their editor buffers.
 func (s *Server) check(snap *snapshot) []source.Diagnostic {
+	diags, _ := s.checkContext(context.Background(), snap)
+	return diags
+}
+
+// checkContext is check that stops between rules when ctx is done (then
+// it returns ctx's error and no findings).
+func (s *Server) checkContext(ctx context.Context, snap *snapshot) ([]source.Diagnostic, error) {
 	an := snap.analysis()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	shellcheck := s.opts.Shellcheck
 	s.mu.Unlock()
 	opts := check.Options{Path: snap.path, ReadFile: s.readFile, Shellcheck: shellcheck}
-	return check.RunWith(an.file, an.parseDiags, check.Rules, opts)
+	return check.RunContext(ctx, an.file, an.parseDiags, check.Rules, opts)
 }
 
 // readFile reads a file for the checker: from an open document when there

@@ -1,9 +1,14 @@
 package lsp
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 )
@@ -171,4 +176,61 @@ func (c *client) serverText(u protocol.DocumentURI) []byte {
 	var res struct{ Text string }
 	c.call("lobster/text", map[string]any{"textDocument": map[string]any{"uri": u}}, &res)
 	return []byte(res.Text)
+}
+
+// TestDiagnosticsStaleCheckStopped changes a document while its first
+// version is being checked (a fake shellcheck holds that check for a
+// second): the old check stops with the context's error instead of running
+// the rules left, and only the new version is published.
+func TestDiagnosticsStaleCheckStopped(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "started")
+	fake := filepath.Join(dir, "shellcheck")
+	script := "#!/bin/sh\nif [ ! -e " + marker + " ]; then : > " + marker + "; sleep 1; fi\necho '{\"comments\":[]}'\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		version int32
+		err     error
+	}
+	results := make(chan result, 10)
+	c := newClient(t, Options{Shellcheck: fake, afterCheck: func(_ protocol.DocumentURI, v int32, err error) {
+		results <- result{v, err}
+	}})
+	var res map[string]any
+	c.call("initialize", map[string]any{"processId": 1, "rootUri": nil, "capabilities": map[string]any{}}, &res)
+	c.notify("initialized", map[string]any{})
+	u := c.open("slow.lobster", typo)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(marker); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("shellcheck never ran")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	v := c.change(u, edit(0, 0, 0, 0, "# v2\n"))
+	first := <-results
+	if first.version != 1 || !errors.Is(first.err, context.Canceled) {
+		t.Errorf("the check of version 1 ended with %v (version %d), want context.Canceled", first.err, first.version)
+	}
+	second := <-results
+	if second.version != v || second.err != nil {
+		t.Errorf("the check of version %d ended with %v (version %d)", v, second.err, second.version)
+	}
+	p := c.waitVersion(u, v)
+	if !hasCode("unknown-step-ref")(p) || textOf("# v2\n"+typo, p.Diagnostics[0].Range) != "biuld" || p.Diagnostics[0].Range != rng(5, 23, 5, 28) {
+		t.Errorf("version %d: %s", v, dumpDiags([]protocol.PublishDiagnosticsParams{p}))
+	}
+	for _, p := range c.published(u) {
+		if p.Version == 1 {
+			t.Errorf("version 1 was published")
+		}
+	}
+	if !strings.Contains(c.logBuf.String(), "version 1 stopped: a newer version arrived") {
+		t.Errorf("log: %s", c.logBuf.String())
+	}
 }

@@ -32,6 +32,11 @@ type Options struct {
 	// text; "" turns it off. The client may set it with the
 	// initializationOptions {"shellcheck": "PATH"|"off"}.
 	Shellcheck string
+
+	// afterCheck, when set (by tests), is called after each check of the
+	// diagnostics worker with its result: nil, or the error of a check
+	// stopped because a newer version arrived.
+	afterCheck func(u protocol.DocumentURI, version int32, err error)
 }
 
 // DefaultDebounce is the default of [Options.Debounce]: no wait. Changes
