@@ -346,3 +346,23 @@ func TestPipelineAskInvariants(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeRefusesChangedChild: a composed child edited since the pause
+// counts as a change of the workflow (deliberate difference 6).
+func TestResumeRefusesChangedChild(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "w.lobster"), []byte("steps:\n  - id: gate\n    approval: Go?\n  - id: sub\n    workflow: kids/child.lobster\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "kids"), 0o755)
+	child := filepath.Join(dir, "kids", "child.lobster")
+	os.WriteFile(child, []byte("steps:\n  - id: c\n    run: echo old\n"), 0o644)
+	token := pause(t, dir, "w.lobster")
+	os.WriteFile(child, []byte("# new\nsteps:\n  - id: c\n    run: echo new\n"), 0o644)
+	out, code := lobsterIn(t, dir, nil, "resume", "--token", token, "--approve", "yes")
+	if code != 2 || !strings.Contains(out, "sub-workflows changed: kids/child.lobster") {
+		t.Fatalf("changed child: exit %d\n%s", code, out)
+	}
+	out, code = lobsterIn(t, dir, nil, "resume", "--token", token, "--approve", "yes", "--allow-changed")
+	if code != 0 || !strings.Contains(out, `"new\n"`) {
+		t.Fatalf("--allow-changed: exit %d\n%s", code, out)
+	}
+}

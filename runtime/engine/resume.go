@@ -143,7 +143,7 @@ func keySpellings(key string) []string {
 // decision to the gate's result, before any step runs.
 func (r *runner) applyResume(steps []*ast.Step, rs *Resume) error {
 	if d := rs.Saved.Digest; d != nil && !r.opts.AllowChanged && r.w != nil {
-		if err := d.Compare(DigestOf(r.w)); err != nil {
+		if err := d.Compare(DigestOf(r.w, r.opts.FilePath)); err != nil {
 			return &ArgumentError{err.Error()}
 		}
 	}

@@ -341,7 +341,7 @@ func (r *runner) saved(at int) *Saved {
 		Args:          r.args,
 		InputSchema:   jsvalue.Undefined,
 		CreatedAt:     state.ISOTime(r.opts.Now()),
-		Digest:        DigestOf(r.w),
+		Digest:        DigestOf(r.w, r.opts.FilePath),
 	}
 	if sum := r.costs.summary(); sum != nil {
 		s.Cost = sum

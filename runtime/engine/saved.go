@@ -5,11 +5,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
@@ -42,11 +46,13 @@ type Saved struct {
 	Digest *Digest
 }
 
-// A Digest fingerprints a workflow: each step by id, and everything else.
+// A Digest fingerprints a workflow: each step by id, everything else, and
+// each sub-workflow its steps name with a fixed path.
 type Digest struct {
-	Steps map[string]string
-	Order []string // step ids in file order
-	Rest  string   // every top-level field but steps
+	Steps    map[string]string
+	Order    []string          // step ids in file order
+	Rest     string            // every top-level field but steps
+	Children map[string]string // child path as written → its fingerprint ("" when unreadable)
 }
 
 // Encode is the state file's content.
@@ -81,7 +87,15 @@ func (s *Saved) Encode() []byte {
 		for _, id := range s.Digest.Order {
 			steps.Set(id, s.Digest.Steps[id])
 		}
-		o.Set("workflowDigest", jsvalue.Obj("steps", steps, "rest", s.Digest.Rest))
+		digest := jsvalue.Obj("steps", steps, "rest", s.Digest.Rest)
+		if len(s.Digest.Children) > 0 {
+			children := jsvalue.NewObject()
+			for _, k := range slices.Sorted(maps.Keys(s.Digest.Children)) {
+				children.Set(k, s.Digest.Children[k])
+			}
+			digest.Set("children", children)
+		}
+		o.Set("workflowDigest", digest)
 	}
 	return []byte(jsvalue.Stringify(o, "  ") + "\n")
 }
@@ -153,6 +167,12 @@ func DecodeSaved(data []byte) (*Saved, error) {
 	if d, ok := get(o, "workflowDigest").(*jsvalue.Object); ok {
 		s.Digest = &Digest{Steps: map[string]string{}}
 		s.Digest.Rest, _ = get(d, "rest").(string)
+		if children, ok := get(d, "children").(*jsvalue.Object); ok {
+			s.Digest.Children = map[string]string{}
+			for _, k := range children.Keys() {
+				s.Digest.Children[k], _ = get(children, k).(string)
+			}
+		}
 		if steps, ok := get(d, "steps").(*jsvalue.Object); ok {
 			for _, id := range steps.Keys() {
 				h, _ := get(steps, id).(string)
@@ -164,10 +184,13 @@ func DecodeSaved(data []byte) (*Saved, error) {
 	return s, nil
 }
 
-// DigestOf fingerprints w by meaning, not by text: comments, layout and
-// quoting do not count, and a step is known by its id.
-func DigestOf(w *ast.Workflow) *Digest {
-	d := &Digest{Steps: map[string]string{}}
+// DigestOf fingerprints w, the workflow of the file at path, by meaning,
+// not by text: comments, layout and quoting do not count, and a step is
+// known by its id. Sub-workflows named by a fixed path count too, with the
+// sub-workflows they name in turn.
+func DigestOf(w *ast.Workflow, path string) *Digest {
+	d := &Digest{Steps: map[string]string{}, Children: map[string]string{}}
+	childDigests(w, filepath.Dir(path), d.Children, map[string]bool{path: true})
 	whole, _ := Value(w).(*jsvalue.Object)
 	if whole == nil {
 		whole = jsvalue.NewObject()
@@ -194,6 +217,52 @@ func DigestOf(w *ast.Workflow) *Digest {
 	return d
 }
 
+// childDigests fingerprints the sub-workflows w names with a fixed path,
+// relative to dir, into children (keyed by the path as written, nested
+// ones by "parent>child"), each file once.
+func childDigests(w *ast.Workflow, dir string, children map[string]string, seen map[string]bool) {
+	if w == nil || w.Steps == nil {
+		return
+	}
+	list, _ := w.Steps.Value.(*ast.StepList)
+	if list == nil {
+		return
+	}
+	for _, step := range list.Steps() {
+		s := ast.ScalarOf(fieldValueOf(step.Workflow))
+		if s == nil || s.Kind != ast.String || strings.Contains(s.Text, "$") {
+			continue // no child, or one named at run time
+		}
+		full := s.Text
+		if !filepath.IsAbs(full) {
+			full = filepath.Join(dir, full)
+		}
+		if seen[full] {
+			continue
+		}
+		seen[full] = true
+		src, err := os.ReadFile(full)
+		if err != nil {
+			children[s.Text] = ""
+			continue
+		}
+		child, _ := parser.Parse(full, src)
+		children[s.Text] = hash(jsvalue.Stringify(Value(child.Doc), ""))
+		nested := map[string]string{}
+		childDigests(child.Workflow, filepath.Dir(full), nested, seen)
+		for k, v := range nested {
+			children[s.Text+">"+k] = v
+		}
+	}
+}
+
+func fieldValueOf(f *ast.Field) ast.Value {
+	if f == nil {
+		return nil
+	}
+	return f.Value
+}
+
 func hash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:16])
@@ -203,8 +272,9 @@ func hash(s string) string {
 // pause; it names what changed. --allow-changed resumes anyway.
 type ChangedError struct {
 	Changed, Added, Removed []string
-	Rest                    bool // a top-level field other than steps changed
-	Order                   bool // the same steps in another order
+	Children                []string // sub-workflow files that changed
+	Rest                    bool     // a top-level field other than steps changed
+	Order                   bool     // the same steps in another order
 }
 
 func (e *ChangedError) Error() string {
@@ -212,7 +282,7 @@ func (e *ChangedError) Error() string {
 	for _, p := range []struct {
 		what string
 		ids  []string
-	}{{"steps changed", e.Changed}, {"steps added", e.Added}, {"steps removed", e.Removed}} {
+	}{{"steps changed", e.Changed}, {"steps added", e.Added}, {"steps removed", e.Removed}, {"sub-workflows changed", e.Children}} {
 		if len(p.ids) > 0 {
 			parts = append(parts, p.what+": "+strings.Join(p.ids, ", "))
 		}
@@ -247,7 +317,12 @@ func (d *Digest) Compare(now *Digest) error {
 	if e.Changed == nil && e.Added == nil && e.Removed == nil && !slices.Equal(d.Order, now.Order) {
 		e.Order = true
 	}
-	if e.Changed == nil && e.Added == nil && e.Removed == nil && !e.Rest && !e.Order {
+	for _, k := range slices.Sorted(maps.Keys(d.Children)) {
+		if h, ok := now.Children[k]; ok && h != d.Children[k] {
+			e.Children = append(e.Children, k)
+		}
+	}
+	if e.Changed == nil && e.Added == nil && e.Removed == nil && e.Children == nil && !e.Rest && !e.Order {
 		return nil
 	}
 	return e
