@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -22,7 +21,7 @@ import (
 var (
 	reArgRef    = regexp.MustCompile(`\$\{([A-Za-z0-9_-]*)$`)
 	reRefField  = regexp.MustCompile(`\$([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]*)$`)
-	reRefKey    = regexp.MustCompile(`\$([A-Za-z0-9_-]+)\.response\.([A-Za-z0-9_-]*)$`)
+	reRefKey    = regexp.MustCompile(`\$([A-Za-z0-9_-]+)\.((?:json|response|subject)(?:\.[A-Za-z0-9_-]+)*)\.([A-Za-z0-9_-]*)$`)
 	reArgEnv    = regexp.MustCompile(`LOBSTER_ARG_([A-Za-z0-9_]*)$`)
 	reStepRef   = regexp.MustCompile(`\$([A-Za-z0-9_-]*)$`)
 	reKeyLine   = regexp.MustCompile(`^(\s*)(-\s+)?([A-Za-z_]*)$`)
@@ -116,7 +115,7 @@ func (an *analysis) complete(off int) []protocol.CompletionItem {
 		return items
 	}
 	if m := reRefKey.FindStringSubmatch(prefix); m != nil {
-		return an.responseKeyItems(site, m[1], replace(len(m[2])))
+		return an.keyPathItems(site, m[1], strings.Split(m[2], "."), replace(len(m[3])))
 	}
 	if m := reRefField.FindStringSubmatch(prefix); m != nil {
 		return an.fieldItems(site, m[1], replace(len(m[2])))
@@ -446,33 +445,26 @@ func mergeRecovered(items []protocol.CompletionItem, an *analysis, good *recover
 	return items
 }
 
-// responseKeyItems are the keys of an input step's response, from its
-// responseSchema's properties.
-func (an *analysis) responseKeyItems(site *check.StepInfo, id string, r protocol.Range) []protocol.CompletionItem {
-	res := an.info().Resolve(site, id)
-	if res.Target == nil || res.LoopVar || !res.Target.IsInput() {
+// keyPathItems are the known keys of the value $id.path… names: the
+// keys of a step's json, response or subject (see shape.go), and 0 when
+// it is an array.
+func (an *analysis) keyPathItems(site *check.StepInfo, id string, path []string, r protocol.Range) []protocol.CompletionItem {
+	sh := newShaper(an.readFile).refShape(an, site, id, path)
+	if sh == nil {
 		return nil
 	}
-	in, ok := res.Target.Step.Input.Value.(*ast.Input)
-	if !ok || in.ResponseSchema == nil {
-		return nil
-	}
-	schema, _ := parser.JSONValue(in.ResponseSchema.Value).(map[string]any)
-	props, _ := schema["properties"].(map[string]any)
-	var keys []string
-	for k := range props {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var items []protocol.CompletionItem
-	for _, k := range keys {
-		doc := ""
-		if p, ok := props[k].(map[string]any); ok {
-			doc, _ = p["description"].(string)
-		}
+	for _, k := range sh.keys {
 		items = append(items, protocol.CompletionItem{
-			Label: k, Kind: protocol.CompletionItemKindField, Detail: "response of " + id, Documentation: doc,
-			TextEdit: &protocol.TextEdit{Range: r, NewText: k},
+			Label: k.name, Kind: protocol.CompletionItemKindField, Detail: k.detail,
+			Documentation: protocol.MarkupContent{Kind: protocol.Markdown, Value: k.origin},
+			TextEdit:      &protocol.TextEdit{Range: r, NewText: k.name},
+		})
+	}
+	if sh.elem != nil {
+		items = append(items, protocol.CompletionItem{
+			Label: "0", Kind: protocol.CompletionItemKindValue, Detail: "the first item (an array index)",
+			TextEdit: &protocol.TextEdit{Range: r, NewText: "0"}, SortText: "~0",
 		})
 	}
 	return items
@@ -492,7 +484,7 @@ func (an *analysis) childArgItems(st *ast.Step, obj *ast.Object, r protocol.Rang
 	if !ok {
 		return nil
 	}
-	text, err := os.ReadFile(file)
+	text, err := an.readFile(file)
 	if err != nil {
 		return nil
 	}

@@ -3,6 +3,7 @@ package lsp
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"path"
 	"strings"
 	"sync"
@@ -23,6 +24,10 @@ type snapshot struct {
 	text    []byte // never modified
 	path    string // the file's path for a file: URI, else ""
 	name    string // the name the parser and checker see
+	// read reads the files the document refers to (child workflows): the
+	// server's, which prefers open documents to the disk; nil means
+	// os.ReadFile. Set before the snapshot is shared.
+	read func(path string) ([]byte, error)
 
 	once sync.Once
 	an   *analysis
@@ -33,7 +38,8 @@ type analysis struct {
 	file       *ast.File
 	parseDiags []source.Diagnostic
 	m          Mapper
-	path       string // the file's path, or "" (see snapshot.path)
+	path       string                            // the file's path, or "" (see snapshot.path)
+	read       func(path string) ([]byte, error) // see snapshot.read
 
 	infoOnce sync.Once
 	inf      *check.Info // see info
@@ -55,9 +61,17 @@ func newSnapshot(u protocol.DocumentURI, version int32, text []byte) *snapshot {
 func (s *snapshot) analysis() *analysis {
 	s.once.Do(func() {
 		f, diags := parser.Parse(s.name, s.text)
-		s.an = &analysis{file: f, parseDiags: diags, m: Mapper{File: f.Src}, path: s.path}
+		s.an = &analysis{file: f, parseDiags: diags, m: Mapper{File: f.Src}, path: s.path, read: s.read}
 	})
 	return s.an
+}
+
+// readFile reads a file the document refers to (see snapshot.read).
+func (an *analysis) readFile(path string) ([]byte, error) {
+	if an.read != nil {
+		return an.read(path)
+	}
+	return os.ReadFile(path)
 }
 
 // uriPath is the local path of a file: URI, or "" for other schemes

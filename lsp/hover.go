@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -271,7 +270,18 @@ func (an *analysis) refFieldHover(t target) string {
 		}
 		return fmt.Sprintf("`%s`: %s\n\nof the %s", expr, doc, target)
 	}
-	return fmt.Sprintf("`%s`: walks into `%s` (a key or an array index; a missing one is `undefined`)", expr, "$"+t.ref.ID+"."+strings.Join(path[:len(path)-1], "."))
+	parent := "$" + t.ref.ID + "." + strings.Join(path[:len(path)-1], ".")
+	if t.site != nil {
+		if sh := newShaper(an.readFile).refShape(an, t.site.Step, t.ref.ID, path[:len(path)-1]); sh != nil {
+			if k := sh.key(t.name); k != nil {
+				return fmt.Sprintf("`%s`: the key `%s` of `%s`, %s", expr, t.name, parent, k.origin)
+			}
+			if isIndex(t.name) && sh.elem != nil {
+				return fmt.Sprintf("`%s`: the item %s of the array `%s` (`undefined` past its end)", expr, t.name, parent)
+			}
+		}
+	}
+	return fmt.Sprintf("`%s`: walks into `%s` (a key or an array index; a missing one is `undefined`)", expr, parent)
 }
 
 func (an *analysis) argHover(t target) string {
@@ -398,7 +408,7 @@ func (an *analysis) childHover(t target) (string, source.Span) {
 	if !ok {
 		return "", source.Span{}
 	}
-	text, err := os.ReadFile(file)
+	text, err := an.readFile(file)
 	if err != nil {
 		return fmt.Sprintf("runs `%s`, which cannot be read: %v", file, err), ast.SpanOf(fd.Value)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -178,7 +177,7 @@ func (an *analysis) childDefinition(doc *snapshot, t target) (protocol.Location,
 	case fd == st.Workflow:
 		return protocol.Location{URI: uri.File(file)}, true
 	case fd == st.WorkflowArgs && t.kind == keyTarget && t.field != fd:
-		text, err := os.ReadFile(file)
+		text, err := an.readFile(file)
 		if err != nil {
 			return protocol.Location{}, false
 		}

@@ -328,7 +328,9 @@ func (s *Server) snapshot(u protocol.DocumentURI) *snapshot {
 
 func (s *Server) open(u protocol.DocumentURI, version int32, text []byte) {
 	s.mu.Lock()
-	s.docs[u] = newSnapshot(u, version, text)
+	snap := newSnapshot(u, version, text)
+	snap.read = s.readFile
+	s.docs[u] = snap
 	s.mu.Unlock()
 	s.scheduleDiagnostics(u)
 	s.recheckParents(u)
@@ -347,7 +349,9 @@ func (s *Server) change(p didChangeParams) error {
 		return fmt.Errorf("change to %s: version %d is older than %d; ignored", u, p.TextDocument.Version, old.version)
 	}
 	text, err := applyChanges(old.text, p.ContentChanges)
-	s.docs[u] = newSnapshot(u, p.TextDocument.Version, text)
+	snap := newSnapshot(u, p.TextDocument.Version, text)
+	snap.read = s.readFile
+	s.docs[u] = snap
 	delete(s.lastDiags, u) // stale: let the old tree go
 	s.mu.Unlock()
 	s.scheduleDiagnostics(u)
