@@ -35,15 +35,20 @@ func prefaultHeap(n int64) {
 	// holds them.
 	length := uintptr(min(n*perInputByte, maxBytes)+hugePage-1) &^ (hugePage - 1)
 	block := make([]byte, length+hugePage)
-	start := (uintptr(unsafe.Pointer(unsafe.SliceData(block))) + hugePage - 1) &^ (hugePage - 1)
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(block)))
+	start := (base + hugePage - 1) &^ (hugePage - 1)
 	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, start, length, madvHugepage)
 	// The kernel populates disjoint ranges in parallel: one part per CPU,
-	// cut at huge page boundaries.
+	// cut at huge page boundaries. The first part also takes the small
+	// pages before the aligned ones, which the allocator hands out first.
 	parts := min(uintptr(runtime.GOMAXPROCS(0)), length/hugePage)
 	step := (length / parts) &^ (hugePage - 1)
 	var wg sync.WaitGroup
 	for i := range parts {
 		from, to := start+i*step, start+(i+1)*step
+		if i == 0 {
+			from = (base + 4095) &^ 4095
+		}
 		if i == parts-1 {
 			to = start + length
 		}
