@@ -3,6 +3,7 @@ package parser
 import (
 	"slices"
 	"strings"
+	"unsafe"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -44,25 +45,30 @@ func parseJoined(f *source.File, group []*ast.Shell) bool {
 		spans []refSpan
 	}
 	parts := make([]part, len(group))
-	var joined strings.Builder
-	for i, sh := range group {
+	size := 0
+	for _, sh := range group {
 		text := sh.Scalar.Text
 		if strings.Contains(text, "<<") {
 			return false
 		}
+		size += len(text) + 1
+	}
+	joined := make([]byte, 0, size)
+	for i, sh := range group {
+		text := sh.Scalar.Text
 		p := &parts[i]
-		p.base = joined.Len()
+		p.base = len(joined)
 		p.refs = scanRefSpans(f, sh.Scalar, &p.spans)
-		masked := []byte(text)
+		joined = append(joined, text...)
+		masked := joined[p.base:]
 		for _, sp := range p.spans {
 			for k := sp.i; k < sp.j && k < len(masked); k++ {
 				masked[k] = 'x'
 			}
 		}
-		joined.Write(masked)
-		joined.WriteByte('\n')
+		joined = append(joined, '\n')
 	}
-	text := joined.String()
+	text := unsafe.String(unsafe.SliceData(joined), len(joined)) // joined is not written again
 	sc := shellPool.Get().(*shellScratch)
 	defer sc.release()
 	sc.toks = sc.toks[:0]
