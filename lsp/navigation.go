@@ -259,9 +259,16 @@ func prepareRename(ctx context.Context, s *Server, doc *snapshot, raw json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	_, span, err := an.renameTarget(off)
+	t, span, err := an.renameTarget(off)
 	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
+		if _, _, ok := an.workflowArgKey(t); !ok {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
+		}
+		// A workflow_args key: renamed with the child's arg.
+		if _, err := s.childArgOf(doc, t); err != nil {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
+		}
+		span = t.span
 	}
 	r := an.m.Range(span)
 	return &r, nil
@@ -274,11 +281,17 @@ func rename(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) 
 	if err != nil {
 		return nil, err
 	}
+	name := p.NewName
 	t, _, err := an.renameTarget(off)
 	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
+		if _, _, ok := an.workflowArgKey(t); !ok {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
+		}
+		if !isRefName(name) {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q cannot be referred to: use letters, digits, '_' and '-'", name)
+		}
+		return s.renameWorkflowArgKey(doc, t, name)
 	}
-	name := p.NewName
 	if !isRefName(name) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q cannot be referred to: use letters, digits, '_' and '-'", name)
 	}
@@ -287,9 +300,17 @@ func rename(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) 
 		if len(an.info().ByID[name]) > 0 {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "a step named %q exists already", name)
 		}
-	} else if an.info().ArgBy[name] != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "an arg named %q exists already", name)
+		edits, err := an.renameEdits(t, name)
+		if err != nil {
+			return nil, err
+		}
+		return &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{doc.uri: edits}}, nil
 	}
+	return s.renameArg(doc, t, name)
+}
+
+// renameEdits are the edits that rename the symbol of t in the document.
+func (an *analysis) renameEdits(t target, name string) ([]protocol.TextEdit, error) {
 	edits := []protocol.TextEdit{}
 	for _, o := range an.occurrences(t) {
 		text := name
@@ -301,7 +322,7 @@ func rename(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) 
 		}
 		edits = append(edits, protocol.TextEdit{Range: an.m.Range(o.span), NewText: text})
 	}
-	return &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{doc.uri: edits}}, nil
+	return edits, nil
 }
 
 // isRefName reports whether a name can be written in $id.path and ${name}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -176,5 +177,158 @@ func TestRenameRefused(t *testing.T) {
 	params["newName"] = "--"
 	if err := c.callErr("textDocument/rename", params, &we); err == nil || !strings.Contains(err.Error(), "LOBSTER_ARG_") {
 		t.Errorf("rename of an arg read as LOBSTER_ARG_TARGET to %q: %v", "--", err)
+	}
+}
+
+// The files of the cross-file rename tests: a child with the arg region
+// (declared, as ${region} and as LOBSTER_ARG_REGION), two callers (one in
+// a subdirectory), and a caller of another file passing a key of the same
+// name.
+const (
+	renChild  = "args:\n  region:\n    default: eu\n  size: {}\nsteps:\n  - id: c\n    run: echo ${region} $LOBSTER_ARG_REGION ${size}\n"
+	renP1     = "steps:\n  - id: a\n    workflow: child.lobster\n    workflow_args:\n      region: us\n      size: \"2\"\n  - id: b\n    workflow: ./child.lobster\n    workflow_args: {region: eu}\n"
+	renP2     = "steps:\n  - id: p\n    workflow: ../child.lobster\n    workflow_args:\n      region: $x.stdout\n"
+	renOther  = "steps:\n  - id: o\n    workflow: other.lobster\n    workflow_args:\n      region: us\n"
+	renOtherC = "args:\n  region: {}\nsteps:\n  - id: c\n    run: echo ${region}\n"
+)
+
+// openRenameFiles writes the files; the child is opened only when
+// openChild is set.
+func openRenameFiles(t *testing.T, c *client, openChild bool) (child, p1, p2, other protocol.DocumentURI) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(c.dir, "sub"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(c.dir, "other.lobster"), []byte(renOtherC), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if openChild {
+		child = c.open("child.lobster", renChild)
+	} else if err := os.WriteFile(filepath.Join(c.dir, "child.lobster"), []byte(renChild), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return child, c.open("p1.lobster", renP1), c.open("sub/p2.lobster", renP2), c.open("other-caller.lobster", renOther)
+}
+
+var (
+	renChildWant = "args:\n  zone:\n    default: eu\n  size: {}\nsteps:\n  - id: c\n    run: echo ${zone} $LOBSTER_ARG_ZONE ${size}\n"
+	renP1Want    = strings.NewReplacer("      region: us", "      zone: us", "{region: eu}", "{zone: eu}").Replace(renP1)
+	renP2Want    = strings.Replace(renP2, "region:", "zone:", 1)
+)
+
+// TestRenameChildArgUpdatesCallers renames an arg in the child: the
+// workflow_args keys of the open documents that run the child follow.
+func TestRenameChildArgUpdatesCallers(t *testing.T) {
+	c := start(t)
+	child, p1, p2, other := openRenameFiles(t, c, true)
+	var r protocol.Range
+	c.call("textDocument/prepareRename", docPos(child, at(t, renChild, "${region}", 1, 3)), &r)
+	if r != rng(6, 16, 6, 22) {
+		t.Errorf("prepareRename range %v", r)
+	}
+	var we protocol.WorkspaceEdit
+	params := docPos(child, at(t, renChild, "${region}", 1, 3))
+	params["newName"] = "zone"
+	c.call("textDocument/rename", params, &we)
+	if len(we.Changes) != 3 || we.Changes[other] != nil {
+		t.Errorf("documents changed: %v", slices.Collect(maps.Keys(we.Changes)))
+	}
+	if got := we.Changes[p1]; len(got) != 2 || got[0].Range != rng(4, 6, 4, 12) || got[1].Range != rng(8, 20, 8, 26) {
+		t.Errorf("edits of p1: %+v", got)
+	}
+	for _, tt := range []struct {
+		u          protocol.DocumentURI
+		text, want string
+	}{{child, renChild, renChildWant}, {p1, renP1, renP1Want}, {p2, renP2, renP2Want}} {
+		if got := applyEdits(t, tt.text, we.Changes[tt.u]); got != tt.want {
+			t.Errorf("%s after rename:\n%s\nwant:\n%s", tt.u, got, tt.want)
+		}
+	}
+}
+
+// TestRenameWorkflowArgKey renames a workflow_args key: the child's arg is
+// renamed in the child file (not open: edited on disk), with the keys of
+// every open caller.
+func TestRenameWorkflowArgKey(t *testing.T) {
+	c := start(t)
+	_, p1, p2, other := openRenameFiles(t, c, false)
+	childURI := c.uri("child.lobster")
+	pos := at(t, renP2, "region:", 1, 2)
+	var r protocol.Range
+	c.call("textDocument/prepareRename", docPos(p2, pos), &r)
+	if r != rng(4, 6, 4, 12) {
+		t.Errorf("prepareRename range %v", r)
+	}
+	var we protocol.WorkspaceEdit
+	params := docPos(p2, pos)
+	params["newName"] = "zone"
+	c.call("textDocument/rename", params, &we)
+	if len(we.Changes) != 3 || we.Changes[other] != nil {
+		t.Errorf("documents changed: %v", slices.Collect(maps.Keys(we.Changes)))
+	}
+	for _, tt := range []struct {
+		u          protocol.DocumentURI
+		text, want string
+	}{{childURI, renChild, renChildWant}, {p1, renP1, renP1Want}, {p2, renP2, renP2Want}} {
+		if got := applyEdits(t, tt.text, we.Changes[tt.u]); got != tt.want {
+			t.Errorf("%s after rename:\n%s\nwant:\n%s", tt.u, got, tt.want)
+		}
+	}
+}
+
+// TestRenameWorkflowArgKeyOpenChild edits the child's editor buffer, which
+// differs from the file on disk.
+func TestRenameWorkflowArgKeyOpenChild(t *testing.T) {
+	c := start(t)
+	_, p1, _, _ := openRenameFiles(t, c, false)
+	buffer := "# edited\n" + renChild
+	child := c.uri("child.lobster")
+	c.notify("textDocument/didOpen", protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: child, LanguageID: "lobster", Version: 1, Text: buffer,
+	}})
+	var we protocol.WorkspaceEdit
+	params := docPos(p1, at(t, renP1, "{region", 1, 3))
+	params["newName"] = "zone"
+	c.call("textDocument/rename", params, &we)
+	if got := applyEdits(t, buffer, we.Changes[child]); got != "# edited\n"+renChildWant {
+		t.Errorf("child after rename:\n%s", got)
+	}
+	if got := applyEdits(t, renP1, we.Changes[p1]); got != renP1Want {
+		t.Errorf("p1 after rename:\n%s", got)
+	}
+}
+
+func TestRenameWorkflowArgKeyRefused(t *testing.T) {
+	c := start(t)
+	_, p1, _, _ := openRenameFiles(t, c, true)
+	text := "steps:\n  - id: x\n    run: echo child\n  - id: dyn\n    workflow: $x.stdout.lobster\n    workflow_args:\n      region: us\n  - id: gone\n    workflow: missing.lobster\n    workflow_args:\n      region: us\n  - id: odd\n    workflow: child.lobster\n    workflow_args:\n      colour: red\n"
+	u := c.open("refused.lobster", text)
+	var r protocol.Range
+	for _, tt := range []struct{ at, want string }{
+		{"region: us", "known only at run time"},
+		{"region: us\n  - id: odd", "cannot be read"},
+	} {
+		err := c.callErr("textDocument/prepareRename", docPos(u, at(t, text, tt.at, 1, 1)), &r)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("prepareRename at %q: %v, want %q", tt.at, err, tt.want)
+		}
+	}
+	// A name the child has already.
+	var we protocol.WorkspaceEdit
+	params := docPos(p1, at(t, renP1, "region: us", 1, 1))
+	params["newName"] = "size"
+	if err := c.callErr("textDocument/rename", params, &we); err == nil || !strings.Contains(err.Error(), `has an arg named "size" already`) {
+		t.Errorf("rename to size: %v", err)
+	}
+	// A key the child does not declare: only the key.
+	params = docPos(u, at(t, text, "colour", 1, 1))
+	params["newName"] = "color"
+	c.call("textDocument/rename", params, &we)
+	if len(we.Changes) != 1 || applyEdits(t, text, we.Changes[u]) != strings.Replace(text, "colour", "color", 1) {
+		t.Errorf("rename of an undeclared key: %+v", we.Changes)
+	}
+	// A value inside workflow_args is no key of it.
+	if err := c.callErr("textDocument/prepareRename", docPos(p1, at(t, renP1, "region: us", 1, 9)), &r); err == nil {
+		t.Errorf("prepareRename on a value: %v", r)
 	}
 }
