@@ -547,6 +547,12 @@ func scanBlockScalar(src string, start, parentIndent int) (scalarText, blockHead
 	if len(content) > 0 {
 		d.hint = content[len(content)-1].end - content[0].textStart + 8
 	}
+	if len(content) > 1 {
+		// A line, a break, …, a line, and the final break: the map's
+		// segments in one allocation (the map is never a one-piece text
+		// here, so starting with Segs changes nothing else).
+		d.tm.Segs = make([]source.Seg, 0, 2*len(content))
+	}
 	for li, l := range content {
 		moreIndented := l.textStart < l.end && isBlank(src[l.textStart])
 		emptyText := l.textStart >= l.end
