@@ -28,6 +28,11 @@ type Info struct {
 	suggest  map[string]string // see SuggestID
 	allIDs   []string
 	loopVars map[string]*StepInfo // loop variable name → its first loop
+
+	// Blocks the step infos and the one-step ByID lists are cut from: a
+	// large file has thousands of steps.
+	infoBlock []StepInfo
+	idBlock   []*StepInfo
 }
 
 // StepInfo places a step in the workflow.
@@ -135,7 +140,11 @@ func NewInfo(f *ast.File) *Info {
 	in.addTemplates(nil, w.Env, InTemplate)
 	in.addField(nil, w.Cwd)
 	if l, ok := fieldValue(w.Steps).(*ast.StepList); ok {
-		for _, s := range l.Steps() {
+		steps := l.Steps()
+		in.ByID = make(map[string][]*StepInfo, len(steps))
+		in.Top = make([]*StepInfo, 0, len(steps))
+		in.Steps = make([]*StepInfo, 0, len(steps))
+		for _, s := range steps {
 			in.addStep(s, nil, len(in.Top))
 		}
 	}
@@ -157,13 +166,30 @@ func fieldValue(f *ast.Field) ast.Value {
 }
 
 func (in *Info) addStep(s *ast.Step, parent *StepInfo, top int) *StepInfo {
-	si := &StepInfo{Step: s, ID: s.IDText(), Top: top, Parent: parent}
+	if len(in.infoBlock) == 0 {
+		in.infoBlock = make([]StepInfo, 64)
+	}
+	si := &in.infoBlock[0]
+	in.infoBlock = in.infoBlock[1:]
+	*si = StepInfo{Step: s, ID: s.IDText(), Top: top, Parent: parent}
 	if parent == nil {
 		in.Top = append(in.Top, si)
 	}
 	in.Steps = append(in.Steps, si)
 	if si.ID != "" {
-		in.ByID[si.ID] = append(in.ByID[si.ID], si)
+		if prev := in.ByID[si.ID]; prev != nil {
+			in.ByID[si.ID] = append(prev, si)
+		} else {
+			// Most ids name one step: a list of one, cut from a block
+			// (full, so a second step with the id gets a copy).
+			if len(in.idBlock) == 0 {
+				in.idBlock = make([]*StepInfo, 128)
+			}
+			one := in.idBlock[:1:1]
+			in.idBlock = in.idBlock[1:]
+			one[0] = si
+			in.ByID[si.ID] = one
+		}
 	}
 	if s.ForEach != nil {
 		si.ItemVar, si.IndexVar = "item", "index"
