@@ -1,5 +1,7 @@
 package pipeline
 
+//lint:file-ignore ST1005 error messages are the reference's, word for word (capitals included)
+
 import (
 	"context"
 	"errors"
