@@ -20,6 +20,37 @@
 // stream that reads it, ends the run with that error; an unknown command
 // fails only when the run reaches its stage, after the stages before it
 // started (the reference's behaviour).
+//
+// # Commands
+//
+// Every command of lang/commands has an implementation here, keyed by its
+// registered name (TestImplementationsMatchRegistry keeps the two sets
+// equal); NotYetSupported lists any that only fail with a clear message.
+// Each behaves as the reference 2026.9.13 does, as recorded in
+// conformance/cases/pipe-*.txtar, with these deliberate differences:
+//
+//   - commands.list and workflows.list describe commands and workflows from
+//     lang/commands and in our words, not with the reference's metadata;
+//   - the flag --_ is a parse error (the reference fails with an internal
+//     JavaScript error), and is never stored;
+//   - gog.gmail.send and openclaw.agent join an option value that starts
+//     with "-" to its flag (--to=-x), so the program cannot take it for an
+//     option;
+//   - exec's output is bounded (runtime/proc's limit per stream); the
+//     reference buffers any amount;
+//   - the date filter reads ISO 8601 and RFC 1123/2822 dates, not every
+//     form JavaScript's Date parser guesses at;
+//   - email.triage's LLM mode asks with our own prompt (same output schema);
+//   - a resumed chain that ends without crossing its execution boundary
+//     still removes its approval id.
+//
+// # Pausing and resuming
+//
+// In tool mode, approve halts with an approval request and ask suspends
+// at its own stage; Finalize saves the run as pipeline_resume_<uuid> in the
+// state directory (runtime/state) and Resume continues it, claiming the
+// state (a tombstone) right before the first stage that may have effects,
+// so a token dispatches those effects at most once.
 package pipeline
 
 import (
