@@ -158,11 +158,7 @@ func runPipeline(f runFlags, text string, stdin io.Reader, stdout, stderr io.Wri
 		return exitOK
 	}
 	if !res.Rendered {
-		items := res.Items
-		if items == nil {
-			items = []any{}
-		}
-		envelope.Write(stdout, items)
+		pipeline.WriteItems(stdout, res.Items)
 	}
 	return exitOK
 }

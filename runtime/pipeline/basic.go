@@ -42,7 +42,7 @@ func jsonCommand(ctx context.Context, c *Call) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
-	if _, err := io.WriteString(c.Env.Stdout, pretty(nonNil(items))+"\n"); err != nil {
+	if err := WriteItems(c.Env.Stdout, items); err != nil {
 		return Output{}, err
 	}
 	return Output{Rendered: true}, nil

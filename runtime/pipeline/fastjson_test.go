@@ -107,3 +107,24 @@ func TestIdentity(t *testing.T) {
 		}
 	}
 }
+
+// TestWritePretty checks the streaming renderer against jsvalue.Stringify.
+func TestWritePretty(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	values := []any{nil, true, 1.5, math.NaN(), "a\"b\u2028", []any{}, jsvalue.NewObject(), []any{jsvalue.Undefined, 1.0},
+		jsvalue.Obj("a", jsvalue.Undefined, "b", []any{jsvalue.Obj()}, "10", 2.0), jsvalue.Undefined}
+	for range 200 {
+		if v, err := jsvalue.Parse([]byte(randomJSON(r, 0))); err == nil {
+			values = append(values, v)
+		}
+	}
+	for _, v := range values {
+		var b strings.Builder
+		if err := writePretty(&b, v); err != nil {
+			t.Fatal(err)
+		}
+		if want := jsvalue.Stringify(v, "  "); b.String() != want {
+			t.Errorf("writePretty(%s) = %q, want %q", compact(v), b.String(), want)
+		}
+	}
+}
