@@ -269,6 +269,15 @@ func TestTemplateFile(t *testing.T) {
 	if err != nil || compact(items) != `["Dear Ada"]` {
 		t.Errorf("template --file: %v %v", compact(items), err)
 	}
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	for file, want := range map[string]string{
+		"none.txt": "ENOENT: no such file or directory, open 'none.txt'",
+		"sub":      "EISDIR: illegal operation on a directory, read",
+	} {
+		if _, _, err := runEnv(t, env, "template --file "+file, parseItems(t, `[1]`)...); err == nil || err.Error() != want {
+			t.Errorf("template --file %s: %v", file, err)
+		}
+	}
 }
 
 func TestRenderers(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode"
 
@@ -23,13 +24,14 @@ import (
 func templateCommand(ctx context.Context, c *Call) (Output, error) {
 	text, ok := c.Args.String("text")
 	if !ok || text == "" {
-		if file, ok := c.Args.String("file"); ok && file != "" {
+		if name, ok := c.Args.String("file"); ok && name != "" {
+			file := name
 			if !filepath.IsAbs(file) && c.Env.Dir != "" {
 				file = filepath.Join(c.Env.Dir, file)
 			}
 			data, err := os.ReadFile(file)
 			if err != nil {
-				return Output{}, err
+				return Output{}, nodeFileError(err, name)
 			}
 			text = string(data)
 		} else {
@@ -497,4 +499,17 @@ func finalSigma(runes []rune, i int) bool {
 		return !cased(runes[j])
 	}
 	return true
+}
+
+// nodeFileError words a file read error as Node's fs does.
+func nodeFileError(err error, path string) error {
+	switch {
+	case errors.Is(err, syscall.ENOENT):
+		return fmt.Errorf("ENOENT: no such file or directory, open '%s'", path)
+	case errors.Is(err, syscall.EISDIR):
+		return errors.New("EISDIR: illegal operation on a directory, read")
+	case errors.Is(err, syscall.EACCES):
+		return fmt.Errorf("EACCES: permission denied, open '%s'", path)
+	}
+	return err
 }
