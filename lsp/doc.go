@@ -36,8 +36,22 @@
 // # Diagnostics
 //
 // A change starts a per-document worker that waits [Options.Debounce],
-// checks the latest snapshot, and publishes only if no newer version
-// arrived meanwhile (latest version wins). A change to a document also
-// re-checks the other open documents that run sub-workflows, which read
-// open children from their buffers.
+// checks the latest snapshot with [check.RunContext], and publishes only if
+// no newer version arrived meanwhile (latest version wins); a newer version
+// cancels the check of an older one, which stops before its next rule. A
+// change to a document also re-checks the other open documents that run
+// sub-workflows, which read open children from their buffers.
+//
+// # Known JSON keys
+//
+// shape.go works out the keys of $id.json, $id.response and $id.subject
+// that are known before a run (parallel branches, loop items, printed JSON
+// literals, a pipeline's last stage, responseSchema properties, a child
+// workflow's last step), for completion and hover.
+//
+// # Cross-file rename
+//
+// An arg of a child workflow and the workflow_args keys of the steps that
+// run it are renamed together (crossrename.go): in the open documents, and
+// in the child's file when it is not open.
 package lsp
