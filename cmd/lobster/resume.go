@@ -7,17 +7,19 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/pipeline"
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
 const resumeUsageText = `usage: lobster resume (--token TOKEN | --id ID) (--approve yes|no | --response-json JSON | --cancel) [--allow-changed]
 
-Resume continues a workflow run that paused at an approval or input gate,
-and always prints one JSON envelope, as the reference does.
+Resume continues a workflow run or a pipeline that paused at an approval
+or input gate, and always prints one JSON envelope, as the reference does.
 
   --token TOKEN         the resumeToken of the pause
   --id ID               the approvalId of an approval pause (instead of --token)
@@ -141,14 +143,22 @@ func runResume(args []string, stdout, stderr io.Writer) int {
 
 	ctx, force, stop, signalled := signalContext()
 	defer stop()
-	res, err := resume(ctx, store, key, flags, out, force)
+	var res envelope.Result
+	if state.KindOf(key) == state.KindPipeline && !flags.cancel {
+		res, err = pipeline.Resume(ctx, store, key, pipeline.Decision{Approved: flags.approve, Response: flags.response},
+			&pipeline.Env{Mode: pipeline.Tool, Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr,
+				Environ: os.Environ(), StateDir: store.Dir, Force: force}, time.Now())
+	} else {
+		res, err = resume(ctx, store, key, flags, out, force)
+	}
 	if code := signalled(); code != 0 {
 		out.fail(envelope.RuntimeError, "resume cancelled by signal", code)
 		return code
 	}
 	var argErr *engine.ArgumentError
+	var intentErr *pipeline.IntentError
 	switch {
-	case errors.As(err, &argErr):
+	case errors.As(err, &argErr), errors.As(err, &intentErr):
 		return out.fail(envelope.ParseError, err.Error(), exitUsage)
 	case errors.Is(err, errReported):
 		return exitUsage
@@ -162,8 +172,8 @@ func runResume(args []string, stdout, stderr io.Writer) int {
 // errReported is a failure resume already printed.
 var errReported = errors.New("reported")
 
-// resumeKey is the state key that --id or --token names; the id wins when
-// both are given.
+// resumeKey is the state key that --id or --token names (a paused workflow
+// or pipeline); the id wins when both are given.
 func resumeKey(store *state.Store, flags resumeFlags) (string, error) {
 	if flags.id != "" {
 		return store.LookupApproval(flags.id)
@@ -171,9 +181,6 @@ func resumeKey(store *state.Store, flags resumeFlags) (string, error) {
 	tok, err := state.DecodeToken(flags.token)
 	if err != nil {
 		return "", err
-	}
-	if tok.Kind == state.KindPipeline {
-		return "", errors.New("pipeline resume tokens are not supported by this version yet")
 	}
 	return tok.StateKey, nil
 }
