@@ -137,6 +137,12 @@ func runResume(args []string, stdout, stderr io.Writer) int {
 	}
 	store := &state.Store{Dir: dir}
 	key, err := resumeKey(store, flags)
+	if errors.Is(err, state.ErrLegacyToken) && flags.cancel {
+		// Nothing is stored for a legacy token: cancelling it is
+		// trivially done, as in the reference.
+		envelope.Write(stdout, envelope.Tool(envelope.Result{Status: envelope.StatusCancelled}))
+		return exitOK
+	}
 	if err != nil {
 		return out.fail(envelope.ParseError, err.Error(), exitUsage)
 	}

@@ -54,11 +54,14 @@ type TokenError struct{ Msg string }
 func (e *TokenError) Error() string { return e.Msg }
 
 var (
-	errInvalidToken  = &TokenError{"Invalid token"}
-	errInvalidWfTok  = &TokenError{"Invalid workflow token"}
-	errProtocol      = &TokenError{"Unsupported protocol version"}
-	errTokenVersion  = &TokenError{"Unsupported token version"}
-	errLegacyWfToken = &TokenError{"Legacy workflow tokens that embed the run's state are not accepted (anyone could forge one); run the workflow again for a new token"}
+	errInvalidToken = &TokenError{"Invalid token"}
+	errInvalidWfTok = &TokenError{"Invalid workflow token"}
+	errProtocol     = &TokenError{"Unsupported protocol version"}
+	errTokenVersion = &TokenError{"Unsupported token version"}
+	// ErrLegacyToken is a legacy workflow token: it embeds the run's steps
+	// and args instead of naming a state, so whoever holds it could have
+	// written them.
+	ErrLegacyToken = &TokenError{"Legacy workflow tokens that embed the run's state are not accepted (anyone could forge one); run the workflow again for a new token"}
 )
 
 // DecodeToken reads a token. Like the reference it accepts the standard
@@ -96,7 +99,7 @@ func DecodeToken(text string) (Token, error) {
 			return Token{Kind: kind, StateKey: key}, nil
 		}
 		if isLegacyWorkflowToken(payload) {
-			return Token{}, errLegacyWfToken
+			return Token{}, ErrLegacyToken
 		}
 		return Token{}, errInvalidWfTok
 	case KindPipeline:

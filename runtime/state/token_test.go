@@ -39,7 +39,7 @@ func TestDecodeTokenMatchesReference(t *testing.T) {
 		case want.Legacy:
 			// Deliberate difference: a legacy token that embeds the
 			// run is refused instead of trusted.
-			if err != errLegacyWfToken {
+			if err != ErrLegacyToken {
 				t.Errorf("legacy token %s: got %+v, %v; want it refused as legacy", want.Input, got, err)
 			}
 		case want.OK:
