@@ -61,5 +61,10 @@ func prefaultHeap(n int64) {
 	wg.Wait()
 	runtime.KeepAlive(block)
 	block = nil
+	// The collection that frees the block has almost nothing to mark: on one
+	// P it needs no other thread to stop or to wake, which is most of its
+	// cost on a busy machine.
+	procs := runtime.GOMAXPROCS(1)
 	runtime.GC()
+	runtime.GOMAXPROCS(procs)
 }
