@@ -11,128 +11,175 @@ import (
 // Stringify is JSON.stringify(v, null, indent). A top-level Undefined gives
 // "" (JavaScript's undefined).
 func Stringify(v any, indent string) string {
-	var b strings.Builder
-	if !write(&b, v, indent, "") {
+	b, ok := AppendStringify(nil, v, indent)
+	if !ok {
 		return ""
 	}
-	return b.String()
+	return string(b)
 }
 
-// write appends v and reports whether it was representable (false for
-// Undefined, which the caller skips or prints as null).
-func write(b *strings.Builder, v any, indent, prefix string) bool {
+// AppendStringify appends JSON.stringify(v, null, indent) to b and reports
+// whether v has a JSON form (false for Undefined, which appends nothing).
+func AppendStringify(b []byte, v any, indent string) ([]byte, bool) {
+	return appendValue(b, v, indent, "")
+}
+
+// appendValue appends v and reports whether it was representable (false
+// for Undefined, which the caller skips or prints as null).
+func appendValue(b []byte, v any, indent, prefix string) ([]byte, bool) {
 	switch v := v.(type) {
 	case nil:
-		b.WriteString("null")
+		b = append(b, "null"...)
 	case bool:
-		b.WriteString(strconv.FormatBool(v))
+		b = strconv.AppendBool(b, v)
 	case float64:
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			b.WriteString("null")
-		} else {
-			b.WriteString(FormatNumber(v))
-		}
+		b = AppendNumber(b, v)
 	case int:
-		b.WriteString(strconv.Itoa(v))
+		b = strconv.AppendInt(b, int64(v), 10)
 	case string:
-		Quote(b, v)
+		b = AppendQuote(b, v)
 	case []any:
 		if len(v) == 0 {
-			b.WriteString("[]")
-			return true
+			return append(b, "[]"...), true
 		}
 		inner := prefix + indent
-		b.WriteByte('[')
+		b = append(b, '[')
 		for i, e := range v {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			newline(b, indent, inner)
-			if !write(b, e, indent, inner) {
-				b.WriteString("null")
+			b = newline(b, indent, inner)
+			var ok bool
+			if b, ok = appendValue(b, e, indent, inner); !ok {
+				b = append(b, "null"...)
 			}
 		}
-		newline(b, indent, prefix)
-		b.WriteByte(']')
+		b = newline(b, indent, prefix)
+		b = append(b, ']')
 	case *Object:
 		inner := prefix + indent
-		b.WriteByte('{')
+		b = append(b, '{')
 		n := 0
-		for _, k := range v.Keys() {
-			e := v.values[k]
+		for i, k := range v.Keys() {
+			e := v.vals[i]
 			if e == Undefined {
 				continue
 			}
 			if n > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
 			n++
-			newline(b, indent, inner)
-			Quote(b, k)
-			b.WriteByte(':')
+			b = newline(b, indent, inner)
+			b = AppendQuote(b, k)
+			b = append(b, ':')
 			if indent != "" {
-				b.WriteByte(' ')
+				b = append(b, ' ')
 			}
-			write(b, e, indent, inner)
+			b, _ = appendValue(b, e, indent, inner)
 		}
 		if n > 0 {
-			newline(b, indent, prefix)
+			b = newline(b, indent, prefix)
 		}
-		b.WriteByte('}')
+		b = append(b, '}')
 	default: // Undefined, or a type that is not a JSON value
-		return false
+		return b, false
 	}
-	return true
+	return b, true
 }
 
-func newline(b *strings.Builder, indent, prefix string) {
+func newline(b []byte, indent, prefix string) []byte {
 	if indent != "" {
-		b.WriteByte('\n')
-		b.WriteString(prefix)
+		b = append(b, '\n')
+		b = append(b, prefix...)
 	}
+	return b
 }
 
 // Quote appends s as a JSON string the way JSON.stringify writes it: only
 // quotes, backslashes and control characters are escaped; invalid UTF-8
 // (which JavaScript would have decoded to U+FFFD) is written as U+FFFD.
 func Quote(b *strings.Builder, s string) {
+	if plainString(s) {
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
+	b.Write(AppendQuote(nil, s))
+}
+
+// plainString reports a string that JSON.stringify writes as it is, in
+// quotes: printable ASCII without quotes or backslashes.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// AppendQuote appends s as Quote writes it.
+func AppendQuote(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
-	b.WriteByte('"')
+	b = append(b, '"')
+	start := 0 // s[start:i] is still to be copied
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			b.WriteRune(r) // utf8.RuneError for a bad byte: U+FFFD
-			i += size
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
 			continue
 		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError || size != 1 {
+				i += size
+				continue
+			}
+			b = append(b, s[start:i]...)
+			b = utf8.AppendRune(b, utf8.RuneError) // a bad byte: U+FFFD
+			i++
+			start = i
+			continue
+		}
+		b = append(b, s[start:i]...)
 		switch c {
 		case '"':
-			b.WriteString(`\"`)
+			b = append(b, `\"`...)
 		case '\\':
-			b.WriteString(`\\`)
+			b = append(b, `\\`...)
 		case '\b':
-			b.WriteString(`\b`)
+			b = append(b, `\b`...)
 		case '\f':
-			b.WriteString(`\f`)
+			b = append(b, `\f`...)
 		case '\n':
-			b.WriteString(`\n`)
+			b = append(b, `\n`...)
 		case '\r':
-			b.WriteString(`\r`)
+			b = append(b, `\r`...)
 		case '\t':
-			b.WriteString(`\t`)
+			b = append(b, `\t`...)
 		default:
-			if c < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&0xf])
-			} else {
-				b.WriteByte(c)
-			}
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 		}
 		i++
+		start = i
 	}
-	b.WriteByte('"')
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// AppendNumber appends a number as JSON.stringify writes it: null for NaN
+// and the infinities, else FormatNumber.
+func AppendNumber(b []byte, f float64) []byte {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return append(b, "null"...)
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		// An integer of at most 53 bits: all its digits are needed,
+		// and JavaScript writes them all (-0 is "0").
+		return strconv.AppendInt(b, int64(f), 10)
+	}
+	return append(b, FormatNumber(f)...)
 }
 
 // FormatNumber is Number.prototype.toString for a finite double: the
@@ -141,6 +188,9 @@ func Quote(b *strings.Builder, s string) {
 func FormatNumber(f float64) string {
 	if f == 0 {
 		return "0" // also -0
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return strconv.FormatInt(int64(f), 10) // every digit counts
 	}
 	sign := ""
 	if f < 0 {
