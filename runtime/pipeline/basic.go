@@ -86,6 +86,13 @@ func mapLazy(in *Stream, fn func(any) (any, error)) Output {
 				return err
 			}
 		}
+	}, pull: func(ctx context.Context) (any, bool, error) {
+		v, ok, err := in.Next(ctx)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		v, err = fn(v)
+		return v, err == nil, err
 	}}
 }
 
@@ -101,6 +108,13 @@ func filterLazy(in *Stream, keep func(any) bool) Output {
 				if err := yield(v); err != nil {
 					return err
 				}
+			}
+		}
+	}, pull: func(ctx context.Context) (any, bool, error) {
+		for {
+			v, ok, err := in.Next(ctx)
+			if err != nil || !ok || keep(v) {
+				return v, ok, err
 			}
 		}
 	}}

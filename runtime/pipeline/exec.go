@@ -106,7 +106,7 @@ func execCommand(ctx context.Context, c *Call) (Output, error) {
 		text := js.Trim(stdout)
 		var v any
 		if text != "" {
-			v, err = parseJSON([]byte(text))
+			v, err = parseJSON(text)
 			if err != nil {
 				return Output{}, fmt.Errorf("exec --json could not parse stdout as JSON: %s", jsonErrorMessage(text, err))
 			}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -9,13 +10,15 @@ import (
 )
 
 // parseJSON reads a JSON text into jsvalue values, as jsvalue.Parse does,
-// in one pass over the bytes (jsvalue.Parse goes through encoding/json's
-// token stream, which dominates large exec --json outputs). It handles
-// well-formed JSON with plain escapes; anything else (a syntax error, a
-// \u surrogate, invalid UTF-8) is left to jsvalue.Parse, so results and
-// errors are exactly its own. TestParseJSONMatchesJsvalue checks that.
-func parseJSON(data []byte) (any, error) {
-	p := &fastParser{data: data}
+// in one pass over the text (jsvalue.Parse goes through encoding/json's
+// token stream, which dominates large exec --json outputs). Strings without
+// escapes are substrings of text (no copy), and each object is built once,
+// at its exact size, from its members. It handles well-formed JSON with
+// plain escapes; anything else (a syntax error, a \u surrogate, invalid
+// UTF-8) is left to jsvalue.Parse, so results and errors are exactly its
+// own. TestParseJSONMatchesJsvalue checks that.
+func parseJSON(text string) (any, error) {
+	p := &fastParser{data: text}
 	p.space()
 	v, err := p.value(0)
 	if err == nil {
@@ -24,7 +27,7 @@ func parseJSON(data []byte) (any, error) {
 			return v, nil
 		}
 	}
-	return jsvalue.Parse(data)
+	return jsvalue.Parse([]byte(text))
 }
 
 // errSlow sends a text to the general parser.
@@ -35,9 +38,22 @@ var errSlow = errors.New("slow path")
 const maxFastDepth = 512
 
 type fastParser struct {
-	data []byte
+	data string
 	pos  int
+	// keys and vals are a stack of the members of the objects being
+	// read; an object's members are copied out when it ends.
+	keys []string
+	vals []any
+	// elems is the stack of the elements of the arrays being read.
+	elems []any
+	// Objects' key and value slices are cut from these blocks, so that
+	// small objects do not cost two allocations each.
+	keyBlock []string
+	valBlock []any
 }
+
+// blockSize is the number of members in a block of keys and of values.
+const blockSize = 1024
 
 func (p *fastParser) space() {
 	for p.pos < len(p.data) {
@@ -50,6 +66,27 @@ func (p *fastParser) space() {
 	}
 }
 
+// object makes an object of the members on the stack from base on.
+func (p *fastParser) object(base int) *jsvalue.Object {
+	n := len(p.keys) - base
+	var keys []string
+	var vals []any
+	if n > blockSize/8 {
+		keys, vals = make([]string, n), make([]any, n)
+	} else {
+		if len(p.keyBlock) < n {
+			p.keyBlock, p.valBlock = make([]string, blockSize), make([]any, blockSize)
+		}
+		keys, vals = p.keyBlock[:n:n], p.valBlock[:n:n]
+		p.keyBlock, p.valBlock = p.keyBlock[n:], p.valBlock[n:]
+	}
+	copy(keys, p.keys[base:])
+	copy(vals, p.vals[base:])
+	clear(p.vals[base:]) // the stack keeps no values alive
+	p.keys, p.vals = p.keys[:base], p.vals[:base]
+	return jsvalue.FromMembers(keys, vals)
+}
+
 func (p *fastParser) value(depth int) (any, error) {
 	if p.pos >= len(p.data) || depth > maxFastDepth {
 		return nil, errSlow
@@ -57,12 +94,12 @@ func (p *fastParser) value(depth int) (any, error) {
 	switch c := p.data[p.pos]; {
 	case c == '{':
 		p.pos++
-		o := jsvalue.NewObject()
 		p.space()
 		if p.pos < len(p.data) && p.data[p.pos] == '}' {
 			p.pos++
-			return o, nil
+			return jsvalue.NewObject(), nil
 		}
+		base := len(p.keys)
 		for {
 			p.space()
 			if p.pos >= len(p.data) || p.data[p.pos] != '"' {
@@ -82,7 +119,8 @@ func (p *fastParser) value(depth int) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			o.Set(k, v)
+			p.keys = append(p.keys, k)
+			p.vals = append(p.vals, v)
 			p.space()
 			if p.pos >= len(p.data) {
 				return nil, errSlow
@@ -92,26 +130,26 @@ func (p *fastParser) value(depth int) (any, error) {
 				p.pos++
 			case '}':
 				p.pos++
-				return o, nil
+				return p.object(base), nil
 			default:
 				return nil, errSlow
 			}
 		}
 	case c == '[':
 		p.pos++
-		a := []any{}
 		p.space()
 		if p.pos < len(p.data) && p.data[p.pos] == ']' {
 			p.pos++
-			return a, nil
+			return []any{}, nil
 		}
+		base := len(p.elems)
 		for {
 			p.space()
 			v, err := p.value(depth + 1)
 			if err != nil {
 				return nil, err
 			}
-			a = append(a, v)
+			p.elems = append(p.elems, v)
 			p.space()
 			if p.pos >= len(p.data) {
 				return nil, errSlow
@@ -121,6 +159,9 @@ func (p *fastParser) value(depth int) (any, error) {
 				p.pos++
 			case ']':
 				p.pos++
+				a := slices.Clone(p.elems[base:])
+				clear(p.elems[base:])
+				p.elems = p.elems[:base]
 				return a, nil
 			default:
 				return nil, errSlow
@@ -141,7 +182,7 @@ func (p *fastParser) value(depth int) (any, error) {
 }
 
 func (p *fastParser) literal(word string, v any) (any, error) {
-	if len(p.data)-p.pos < len(word) || string(p.data[p.pos:p.pos+len(word)]) != word {
+	if len(p.data)-p.pos < len(word) || p.data[p.pos:p.pos+len(word)] != word {
 		return nil, errSlow
 	}
 	p.pos += len(word)
@@ -150,24 +191,41 @@ func (p *fastParser) literal(word string, v any) (any, error) {
 
 func (p *fastParser) number() (any, error) {
 	start := p.pos
-	if p.data[p.pos] == '-' {
+	neg := p.data[p.pos] == '-'
+	if neg {
 		p.pos++
-	}
-	digits := func() int {
-		n := 0
-		for p.pos < len(p.data) && '0' <= p.data[p.pos] && p.data[p.pos] <= '9' {
-			p.pos++
-			n++
-		}
-		return n
 	}
 	intStart := p.pos
-	if n := digits(); n == 0 || n > 1 && p.data[intStart] == '0' {
+	var n uint64
+	for p.pos < len(p.data) && '0' <= p.data[p.pos] && p.data[p.pos] <= '9' {
+		n = n*10 + uint64(p.data[p.pos]-'0')
+		p.pos++
+	}
+	digits := p.pos - intStart
+	if digits == 0 || digits > 1 && p.data[intStart] == '0' {
 		return nil, errSlow
 	}
-	if p.pos < len(p.data) && p.data[p.pos] == '.' {
+	if p.pos == len(p.data) || p.data[p.pos] != '.' && p.data[p.pos] != 'e' && p.data[p.pos] != 'E' {
+		if digits <= 15 {
+			// An integer below 10¹⁵ is exact as a double.
+			f := float64(n)
+			if neg {
+				f = -f
+			}
+			return f, nil
+		}
+		return p.float(start)
+	}
+	more := func() int {
+		from := p.pos
+		for p.pos < len(p.data) && '0' <= p.data[p.pos] && p.data[p.pos] <= '9' {
+			p.pos++
+		}
+		return p.pos - from
+	}
+	if p.data[p.pos] == '.' {
 		p.pos++
-		if digits() == 0 {
+		if more() == 0 {
 			return nil, errSlow
 		}
 	}
@@ -176,11 +234,16 @@ func (p *fastParser) number() (any, error) {
 		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
 			p.pos++
 		}
-		if digits() == 0 {
+		if more() == 0 {
 			return nil, errSlow
 		}
 	}
-	f, err := strconv.ParseFloat(string(p.data[start:p.pos]), 64)
+	return p.float(start)
+}
+
+// float reads the number from start to p.pos with strconv.
+func (p *fastParser) float(start int) (any, error) {
+	f, err := strconv.ParseFloat(p.data[start:p.pos], 64)
 	if err != nil {
 		return nil, errSlow // out of range: the general parser decides
 	}
@@ -190,6 +253,7 @@ func (p *fastParser) number() (any, error) {
 func (p *fastParser) string() (string, error) {
 	p.pos++ // the opening quote
 	start := p.pos
+	ascii := true
 	// The common case: no escapes, ASCII or valid UTF-8.
 	for p.pos < len(p.data) {
 		c := p.data[p.pos]
@@ -197,14 +261,16 @@ func (p *fastParser) string() (string, error) {
 		case c == '"':
 			s := p.data[start:p.pos]
 			p.pos++
-			if !utf8.Valid(s) {
+			if !ascii && !utf8.ValidString(s) {
 				return "", errSlow
 			}
-			return string(s), nil
+			return s, nil
 		case c == '\\':
 			return p.escapedString(start)
 		case c < 0x20:
 			return "", errSlow
+		case c >= utf8.RuneSelf:
+			ascii = false
 		}
 		p.pos++
 	}
@@ -252,7 +318,7 @@ func (p *fastParser) escapedString(start int) (string, error) {
 			if p.pos+4 > len(p.data) {
 				return "", errSlow
 			}
-			r, err := strconv.ParseUint(string(p.data[p.pos:p.pos+4]), 16, 32)
+			r, err := strconv.ParseUint(p.data[p.pos:p.pos+4], 16, 32)
 			if err != nil || r >= 0xD800 && r <= 0xDFFF {
 				return "", errSlow // surrogates: the general parser pairs them
 			}

@@ -26,7 +26,7 @@ func TestParseJSONMatchesJsvalue(t *testing.T) {
 	}
 	for _, text := range texts {
 		want, werr := jsvalue.Parse([]byte(text))
-		got, gerr := parseJSON([]byte(text))
+		got, gerr := parseJSON(text)
 		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
 			t.Errorf("%q: error %v, want %v", text, gerr, werr)
 			continue

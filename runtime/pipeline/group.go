@@ -27,6 +27,9 @@ func sortCommand(ctx context.Context, c *Call) (Output, error) {
 			keys[i] = it
 		}
 	}
+	if out, ok := sortTotal(items, keys, desc); ok {
+		return Output{Items: out}, nil
+	}
 	order := make([]int, len(items))
 	for i := range order {
 		order[i] = i
@@ -43,6 +46,79 @@ func sortCommand(ctx context.Context, c *Call) (Output, error) {
 		out[k] = items[i]
 	}
 	return Output{Items: out}, nil
+}
+
+// sortTotal sorts items by keys when the comparator is a total order on
+// them: the keys are all numbers (NaN excluded) or all strings, with null
+// and undefined among them. Then every stable sort gives the same order,
+// so a faster one may be used: an unstable sort of typed keys with the
+// position as the last criterion. It reports false for other keys
+// (mixed types compare inconsistently, and the order then depends on
+// the algorithm, which must stay the general path's).
+func sortTotal(items, keys []any, desc bool) ([]any, bool) {
+	type entry struct {
+		num  float64
+		str  string
+		null bool
+		pos  int
+	}
+	entries := make([]entry, len(keys))
+	nums, strs := false, false
+	for i, k := range keys {
+		e := &entries[i]
+		e.pos = i
+		switch k := k.(type) {
+		case float64:
+			if k != k {
+				return nil, false // NaN
+			}
+			e.num, nums = k, true
+		case string:
+			e.str, strs = k, true
+		default:
+			if !isNullish(k) {
+				return nil, false
+			}
+			e.null = true
+		}
+	}
+	if nums && strs {
+		return nil, false
+	}
+	sign := 1
+	if desc {
+		sign = -1
+	}
+	slices.SortFunc(entries, func(a, b entry) int {
+		r := 0
+		switch {
+		case a.null || b.null:
+			if a.null != b.null {
+				if a.null {
+					r = 1
+				} else {
+					r = -1
+				}
+			}
+		case nums:
+			if a.num < b.num {
+				r = -1
+			} else if a.num > b.num {
+				r = 1
+			}
+		default:
+			r = compareUTF16(a.str, b.str)
+		}
+		if r != 0 {
+			return sign * r
+		}
+		return a.pos - b.pos
+	})
+	out := make([]any, len(items))
+	for k, e := range entries {
+		out[k] = items[e.pos]
+	}
+	return out, true
 }
 
 // compareSortKeys is sort's comparator.
@@ -91,19 +167,58 @@ func identity(v any) string {
 // dedupeCommand is dedupe (§3.8): the first item of each identity, lazily.
 func dedupeCommand(ctx context.Context, c *Call) (Output, error) {
 	key, hasKey := c.Args.String("key")
-	seen := map[string]bool{}
+	var seen identitySet
 	return filterLazy(c.Input, func(v any) bool {
 		k := v
 		if hasKey {
 			k = lookupPath(v, key)
 		}
-		id := identity(k)
-		if seen[id] {
+		return seen.add(k)
+	}), nil
+}
+
+// An identitySet is a set of values by identity (JSON.stringify), with
+// finite numbers and strings kept apart by type, so that neither needs a
+// text built for it.
+type identitySet struct {
+	nums  map[float64]struct{} // finite numbers; -0 is 0, as its JSON is
+	strs  map[string]struct{}
+	other map[string]struct{} // identity() of anything else
+}
+
+// add adds v's identity and reports whether it was new.
+func (s *identitySet) add(v any) bool {
+	switch v := v.(type) {
+	case string:
+		if s.strs == nil {
+			s.strs = map[string]struct{}{}
+		}
+		if _, ok := s.strs[v]; ok {
 			return false
 		}
-		seen[id] = true
+		s.strs[v] = struct{}{}
 		return true
-	}), nil
+	case float64:
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			if s.nums == nil {
+				s.nums = map[float64]struct{}{}
+			}
+			if _, ok := s.nums[v]; ok {
+				return false
+			}
+			s.nums[v] = struct{}{}
+			return true
+		}
+	}
+	id := identity(v)
+	if s.other == nil {
+		s.other = map[string]struct{}{}
+	}
+	if _, ok := s.other[id]; ok {
+		return false
+	}
+	s.other[id] = struct{}{}
+	return true
 }
 
 // groupByCommand is groupBy (§3.9): one {key, items, count} per key, in

@@ -144,6 +144,11 @@ type Output struct {
 	// suspend marks a halt that a resume continues at this same stage
 	// (ask in tool mode).
 	suspend *suspension
+	// pull, when set, is used instead of Lazy: the next item, computed
+	// in the reading stage's goroutine when it asks for it (a per-item
+	// filter or map, which needs no goroutine of its own and no
+	// handover of each item).
+	pull func(ctx context.Context) (any, bool, error)
 }
 
 // A Command is the implementation of a registered command.
@@ -227,7 +232,9 @@ func RunWith(ctx context.Context, stages []Stage, input []any, env *Env, opts Op
 		if out.Rendered {
 			res.Rendered = true
 		}
-		if out.Lazy != nil {
+		if out.pull != nil {
+			cur = pulled(out.pull, cur)
+		} else if out.Lazy != nil {
 			cur = lazy(ctx, out.Lazy, cur)
 		} else {
 			cur.Close()
@@ -271,6 +278,7 @@ type Stream struct {
 	pos   int
 
 	produce  func(ctx context.Context, yield func(any) error) error
+	pull     func(ctx context.Context) (any, bool, error)
 	upstream *Stream // closed when the producer ends
 	parent   context.Context
 	started  bool
@@ -291,6 +299,11 @@ func lazy(ctx context.Context, produce func(context.Context, func(any) error) er
 	return &Stream{produce: produce, upstream: upstream, parent: ctx}
 }
 
+// pulled is a stream whose items pull computes on demand from upstream.
+func pulled(pull func(context.Context) (any, bool, error), upstream *Stream) *Stream {
+	return &Stream{pull: pull, upstream: upstream}
+}
+
 // Next returns the next item; ok is false at the end (or after an error).
 func (s *Stream) Next(ctx context.Context) (v any, ok bool, err error) {
 	if s.failed != nil {
@@ -298,6 +311,9 @@ func (s *Stream) Next(ctx context.Context) (v any, ok bool, err error) {
 	}
 	if s.closed {
 		return nil, false, nil
+	}
+	if s.pull != nil {
+		return s.nextPulled(ctx)
 	}
 	if s.produce == nil {
 		if err := context.Cause(ctx); err != nil {
@@ -327,6 +343,34 @@ func (s *Stream) Next(ctx context.Context) (v any, ok bool, err error) {
 		s.failed = context.Cause(ctx)
 		return nil, false, s.failed
 	}
+}
+
+// nextPulled is Next of a pulled stream. When it ends (the upstream ended,
+// or an error) the upstream is closed, as a producer's is.
+func (s *Stream) nextPulled(ctx context.Context) (v any, ok bool, err error) {
+	if ctx.Err() != nil {
+		s.failed = context.Cause(ctx)
+		s.upstream.Close()
+		return nil, false, s.failed
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("internal error in a pipeline stage: %v", r)
+			}
+		}()
+		v, ok, err = s.pull(ctx)
+	}()
+	switch {
+	case err != nil:
+		s.failed = err
+		s.upstream.Close()
+		return nil, false, err
+	case !ok:
+		s.closed = true
+		s.upstream.Close()
+	}
+	return v, ok, nil
 }
 
 // start runs the producer, once.
@@ -360,7 +404,7 @@ func (s *Stream) start() {
 
 // Drain reads every remaining item.
 func (s *Stream) Drain(ctx context.Context) ([]any, error) {
-	if s.produce == nil && s.failed == nil && !s.closed {
+	if s.produce == nil && s.pull == nil && s.failed == nil && !s.closed {
 		if err := context.Cause(ctx); err != nil {
 			return nil, err
 		}
@@ -389,6 +433,10 @@ func (s *Stream) Close() {
 	}
 	s.once.Do(func() {
 		s.closed = true
+		if s.pull != nil {
+			s.upstream.Close()
+			return
+		}
 		if s.produce == nil {
 			s.items = nil
 			return
