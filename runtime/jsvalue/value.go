@@ -27,7 +27,7 @@ type undefined struct{}
 // object with more than indexFrom keys also keeps a map from key to
 // position.
 type Object struct {
-	keys  []string
+	keys  []string // never written in place: objects may share it
 	vals  []any
 	index map[string]int
 }
@@ -58,10 +58,12 @@ func Obj(pairs ...any) *Object {
 // FromMembers builds an object from keys and values in source order, as
 // setting them one by one would (a repeated key keeps its first place and
 // its last value; integer-like keys move first, ascending). The object
-// takes ownership of both slices, which must have the same length.
+// takes ownership of vals; keys may be shared by many objects (a reader
+// gives objects with the same keys one slice), as no object ever writes
+// to its keys in place. Both must have the same length.
 func FromMembers(keys []string, vals []any) *Object {
 	if len(keys) <= indexFrom && plainKeys(keys) {
-		return &Object{keys: keys, vals: vals}
+		return &Object{keys: keys[:len(keys):len(keys)], vals: vals}
 	}
 	o := NewObjectSize(len(keys))
 	for i, k := range keys {
@@ -138,7 +140,7 @@ func (o *Object) Set(key string, v any) {
 		}
 		return
 	}
-	o.keys = slices.Insert(o.keys, i, key)
+	o.keys = slices.Insert(slices.Clip(o.keys), i, key) // a new array: keys may be shared
 	o.vals = slices.Insert(o.vals, i, v)
 	if o.index != nil || len(o.keys) > indexFrom {
 		o.reindex()
@@ -163,7 +165,7 @@ func (o *Object) Delete(key string) {
 	if i < 0 {
 		return
 	}
-	o.keys = slices.Delete(o.keys, i, i+1)
+	o.keys = append(o.keys[:i:i], o.keys[i+1:]...) // a new array: keys may be shared
 	o.vals = slices.Delete(o.vals, i, i+1)
 	if o.index != nil {
 		delete(o.index, key)
