@@ -47,3 +47,21 @@ func BenchmarkWhereSortDedupe(b *testing.B) {
 	}
 	b.ReportMetric(float64(100_000*b.N)/b.Elapsed().Seconds(), "items/s")
 }
+
+// BenchmarkIssue5Pipeline is the throughput pipeline of issue 5 over
+// 100,000 objects, one per line in a JSON array, with its output
+// discarded: exec --json | where "n>10" | sort --key n | dedupe --key id |
+// json.
+func BenchmarkIssue5Pipeline(b *testing.B) {
+	path := benchItems(b, 100_000)
+	text := `exec --json --shell "cat ` + path + `" | where "n>10" | sort --key n | dedupe --key id | json`
+	p := parser.ParsePipelineText(text)
+	stages := StagesOf(p.Stages, text)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := Run(context.Background(), stages, nil, &Env{Mode: Human, Stdout: discard{}, Environ: os.Environ()}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(100_000*b.N)/b.Elapsed().Seconds(), "items/s")
+}

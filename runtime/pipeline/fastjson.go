@@ -50,6 +50,10 @@ type fastParser struct {
 	// small objects do not cost two allocations each.
 	keyBlock []string
 	valBlock []any
+	// recent holds the last keys made for each number of keys modulo 8:
+	// objects with the same keys in the same order (the rows of a JSON
+	// array of records) share one keys slice.
+	recent [8][]string
 }
 
 // blockSize is the number of members in a block of keys and of values.
@@ -69,19 +73,31 @@ func (p *fastParser) space() {
 // object makes an object of the members on the stack from base on.
 func (p *fastParser) object(base int) *jsvalue.Object {
 	n := len(p.keys) - base
-	var keys []string
 	var vals []any
 	if n > blockSize/8 {
-		keys, vals = make([]string, n), make([]any, n)
+		vals = make([]any, n)
 	} else {
-		if len(p.keyBlock) < n {
-			p.keyBlock, p.valBlock = make([]string, blockSize), make([]any, blockSize)
+		if len(p.valBlock) < n {
+			p.valBlock = make([]any, blockSize)
 		}
-		keys, vals = p.keyBlock[:n:n], p.valBlock[:n:n]
-		p.keyBlock, p.valBlock = p.keyBlock[n:], p.valBlock[n:]
+		vals = p.valBlock[:n:n]
+		p.valBlock = p.valBlock[n:]
 	}
-	copy(keys, p.keys[base:])
 	copy(vals, p.vals[base:])
+	keys := p.recent[n%8]
+	if !slices.Equal(keys, p.keys[base:]) {
+		if n > blockSize/8 {
+			keys = make([]string, n)
+		} else {
+			if len(p.keyBlock) < n {
+				p.keyBlock = make([]string, blockSize)
+			}
+			keys = p.keyBlock[:n:n]
+			p.keyBlock = p.keyBlock[n:]
+		}
+		copy(keys, p.keys[base:])
+		p.recent[n%8] = keys
+	}
 	clear(p.vals[base:]) // the stack keeps no values alive
 	p.keys, p.vals = p.keys[:base], p.vals[:base]
 	return jsvalue.FromMembers(keys, vals)

@@ -413,6 +413,9 @@ func (s *Stream) Drain(ctx context.Context) ([]any, error) {
 		return rest, nil
 	}
 	var items []any
+	if n := s.sizeHint(); n > 0 {
+		items = make([]any, 0, n)
+	}
 	for {
 		v, ok, err := s.Next(ctx)
 		if err != nil {
@@ -423,6 +426,18 @@ func (s *Stream) Drain(ctx context.Context) ([]any, error) {
 		}
 		items = append(items, v)
 	}
+}
+
+// sizeHint is an upper bound of the number of items left when one is
+// known (a pulled stream gives at most what its upstream has), else 0.
+func (s *Stream) sizeHint() int {
+	for s != nil && s.pull != nil {
+		s = s.upstream
+	}
+	if s == nil || s.produce != nil {
+		return 0
+	}
+	return max(0, len(s.items)-s.pos)
 }
 
 // Close stops the stream: its producer (and every producer upstream) is
