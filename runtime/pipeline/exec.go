@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
@@ -101,7 +102,10 @@ func execCommand(ctx context.Context, c *Call) (Output, error) {
 		}
 		return Output{}, fmt.Errorf("exec failed (%s): %s", code, detail)
 	}
-	stdout := string(res.Stdout)
+	// The output is ours alone from here on and never written again: it
+	// becomes the text without a copy (a large output would otherwise be
+	// held twice, and JSON strings are substrings of it).
+	stdout := unsafe.String(unsafe.SliceData(res.Stdout), len(res.Stdout))
 	if a.Truthy("json") {
 		text := js.Trim(stdout)
 		var v any

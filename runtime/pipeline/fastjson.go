@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -19,6 +20,9 @@ import (
 // own. TestParseJSONMatchesJsvalue checks that.
 func parseJSON(text string) (any, error) {
 	p := &fastParser{data: text}
+	if len(text) >= 4<<10 {
+		p.boxes = new(boxCache)
+	}
 	p.space()
 	v, err := p.value(0)
 	if err == nil {
@@ -54,6 +58,55 @@ type fastParser struct {
 	// objects with the same keys in the same order (the rows of a JSON
 	// array of records) share one keys slice.
 	recent [8][]string
+	// boxes, for larger texts, reuses the interface values of repeated
+	// short strings and integers (a value in an interface is a pointer to
+	// a copy of it).
+	boxes *boxCache
+}
+
+// A boxCache holds recent boxed strings and integers, each in the slot
+// of its hash: a repeated value gets the box of the last one.
+type boxCache struct {
+	strs [256]struct {
+		s string
+		v any
+	}
+	nums [256]struct {
+		bits uint64
+		v    any
+	}
+}
+
+// maxBoxedString is the length of the longest string the cache keeps.
+const maxBoxedString = 24
+
+// str boxes s.
+func (c *boxCache) str(s string) any {
+	if c == nil || len(s) > maxBoxedString {
+		return s
+	}
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	e := &c.strs[h&255]
+	if e.v == nil || e.s != s {
+		e.s, e.v = s, s
+	}
+	return e.v
+}
+
+// num boxes f.
+func (c *boxCache) num(f float64) any {
+	if c == nil {
+		return f
+	}
+	bits := math.Float64bits(f)
+	e := &c.nums[(bits*0x9E3779B97F4A7C15)>>56]
+	if e.v == nil || e.bits != bits {
+		e.bits, e.v = bits, f
+	}
+	return e.v
 }
 
 // blockSize is the number of members in a block of keys and of values.
@@ -175,6 +228,13 @@ func (p *fastParser) value(depth int) (any, error) {
 				p.pos++
 			case ']':
 				p.pos++
+				if depth == 0 {
+					// The outermost array: the stack is no
+					// longer needed, and becomes the array.
+					a := p.elems[:len(p.elems):len(p.elems)]
+					p.elems = nil
+					return a, nil
+				}
 				a := slices.Clone(p.elems[base:])
 				clear(p.elems[base:])
 				p.elems = p.elems[:base]
@@ -184,7 +244,11 @@ func (p *fastParser) value(depth int) (any, error) {
 			}
 		}
 	case c == '"':
-		return p.string()
+		s, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		return p.boxes.str(s), nil
 	case c == 't':
 		return p.literal("true", true)
 	case c == 'f':
@@ -228,7 +292,7 @@ func (p *fastParser) number() (any, error) {
 			if neg {
 				f = -f
 			}
-			return f, nil
+			return p.boxes.num(f), nil
 		}
 		return p.float(start)
 	}

@@ -21,9 +21,18 @@ func TestParseJSONMatchesJsvalue(t *testing.T) {
 		`123456789012345678901234567890`, `9007199254740993`, `[1e21, 1e-7, 5e-324]`,
 	}
 	r := rand.New(rand.NewPCG(1, 2))
+	var valid []string
 	for range 300 {
-		texts = append(texts, randomJSON(r, 0))
+		text := randomJSON(r, 0)
+		texts = append(texts, text)
+		if _, err := jsvalue.Parse([]byte(text)); err == nil {
+			valid = append(valid, text)
+		}
 	}
+	// Large texts (the reader then reuses boxes of repeated values) and
+	// rows whose keys are alike but for one (rows share keys slices).
+	rows := strings.Repeat(`{"a":-0,"b":0,"c":"x"},{"a":0,"b":-0,"d":"x"},{"a":1,"c":"y","b":1},{"b":"1","a":1.5,"1":"x"},`, 100)
+	texts = append(texts, "["+strings.Join(valid, ",")+"]", "["+rows+"{}]", "["+strings.Repeat(`"a","a\u0062",1e2,100,-0,0,`, 500)+"0]")
 	for _, text := range texts {
 		want, werr := jsvalue.Parse([]byte(text))
 		got, gerr := parseJSON(text)
@@ -125,6 +134,74 @@ func TestWritePretty(t *testing.T) {
 		}
 		if want := jsvalue.Stringify(v, "  "); b.String() != want {
 			t.Errorf("writePretty(%s) = %q, want %q", compact(v), b.String(), want)
+		}
+	}
+}
+
+// TestParseJSONBoxes checks that reused boxes keep -0 and 0 apart.
+func TestParseJSONBoxes(t *testing.T) {
+	text := "[" + strings.Repeat(`-0,0,`, 1000) + "0]"
+	v, err := parseJSON(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range v.([]any) {
+		if f := x.(float64); f != 0 || math.Signbit(f) != (i%2 == 0 && i < 2000) {
+			t.Fatalf("item %d is %v (sign bit %v)", i, f, math.Signbit(f))
+		}
+	}
+}
+
+// TestSortTotalMatchesGeneral checks the typed sort against the general
+// stable sort on keys of one type, with null, missing keys, -0, equal keys
+// and strings that UTF-16 orders differently from UTF-8, ascending and
+// descending; and that it declines mixed types and NaN.
+func TestSortTotalMatchesGeneral(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	nums := []any{0.0, math.Copysign(0, -1), 1.0, -1.5, 2.0, math.Inf(1), math.Inf(-1), 1e21, nil}
+	strs := []any{"", "a", "b", "B", "é", "\uff61", "😀", "a😀", "a\uff61", nil}
+	for _, pool := range [][]any{nums, strs} {
+		for range 200 {
+			items := make([]any, r.IntN(40))
+			for i := range items {
+				o := jsvalue.NewObject()
+				o.Set("i", float64(i))
+				if r.IntN(8) > 0 {
+					o.Set("k", pool[r.IntN(len(pool))])
+				}
+				items[i] = o
+			}
+			for _, desc := range []bool{false, true} {
+				got, ok := sortTotal(items, "k", true, desc)
+				want := sortGeneral(items, "k", true, desc)
+				if !ok || compact(got) != compact(want) {
+					t.Fatalf("desc %v, %s:\n got %s (%v)\nwant %s", desc, compact(items), compact(got), ok, compact(want))
+				}
+			}
+		}
+	}
+	for _, keys := range [][]any{{1.0, "1"}, {"a", true}, {math.NaN(), 1.0}, {1.0, []any{}}} {
+		if _, ok := sortTotal(keys, "", false, false); ok {
+			t.Errorf("sortTotal took %v", keys)
+		}
+	}
+}
+
+// TestIdentitySet checks the set against a map of identity texts.
+func TestIdentitySet(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	pool := []any{0.0, math.Copysign(0, -1), 1.0, 1.5, 63.0, 64.0, 1e7, 1 << 24, 1<<24 - 1, -1.0, math.NaN(), math.Inf(1),
+		math.Inf(-1), "1", "n1", "", nil, undefined, true, []any{}, []any{1.0}, jsvalue.Obj("a", 1.0), "null"}
+	for range 100 {
+		var s identitySet
+		seen := map[string]bool{}
+		for range 50 {
+			v := pool[r.IntN(len(pool))]
+			id := identity(v)
+			if got := s.add(v); got != !seen[id] {
+				t.Fatalf("add(%v) = %v, want %v", v, got, !seen[id])
+			}
+			seen[id] = true
 		}
 	}
 }

@@ -19,6 +19,14 @@ func sortCommand(ctx context.Context, c *Call) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
+	if out, ok := sortTotal(items, key, hasKey, desc); ok {
+		return Output{Items: out}, nil
+	}
+	return Output{Items: sortGeneral(items, key, hasKey, desc)}, nil
+}
+
+// sortGeneral is sort for any keys: a stable sort with compareSortKeys.
+func sortGeneral(items []any, key string, hasKey, desc bool) []any {
 	keys := make([]any, len(items))
 	for i, it := range items {
 		if hasKey {
@@ -26,9 +34,6 @@ func sortCommand(ctx context.Context, c *Call) (Output, error) {
 		} else {
 			keys[i] = it
 		}
-	}
-	if out, ok := sortTotal(items, keys, desc); ok {
-		return Output{Items: out}, nil
 	}
 	order := make([]int, len(items))
 	for i := range order {
@@ -45,45 +50,73 @@ func sortCommand(ctx context.Context, c *Call) (Output, error) {
 	for k, i := range order {
 		out[k] = items[i]
 	}
-	return Output{Items: out}, nil
+	return out
 }
 
-// sortTotal sorts items by keys when the comparator is a total order on
-// them: the keys are all numbers (NaN excluded) or all strings, with null
+// sortTotal sorts items when the comparator is a total order on their
+// keys: the keys are all numbers (NaN excluded) or all strings, with null
 // and undefined among them. Then every stable sort gives the same order,
 // so a faster one may be used: an unstable sort of typed keys with the
-// position as the last criterion. It reports false for other keys
-// (mixed types compare inconsistently, and the order then depends on
-// the algorithm, which must stay the general path's).
-func sortTotal(items, keys []any, desc bool) ([]any, bool) {
-	type entry struct {
-		num  float64
-		str  string
-		null bool
-		pos  int
+// position as the last criterion. It reports false for other keys (mixed
+// types compare inconsistently, and the order then depends on the
+// algorithm, which must stay the general path's).
+func sortTotal(items []any, key string, hasKey, desc bool) ([]any, bool) {
+	if len(items) >= math.MaxInt32 {
+		return nil, false
 	}
-	entries := make([]entry, len(keys))
-	nums, strs := false, false
-	for i, k := range keys {
-		e := &entries[i]
-		e.pos = i
-		switch k := k.(type) {
+	keyOf := func(it any) any {
+		if hasKey {
+			return lookupPath(it, key)
+		}
+		return it
+	}
+	for _, it := range items {
+		switch k := keyOf(it); k.(type) {
 		case float64:
+			return sortTyped(items, keyOf, desc, func(a, b float64) int {
+				switch {
+				case a < b:
+					return -1
+				case a > b:
+					return 1
+				}
+				return 0
+			})
+		case string:
+			return sortTyped(items, keyOf, desc, compareUTF16)
+		default:
+			if !isNullish(k) {
+				return nil, false
+			}
+		}
+	}
+	return slices.Clone(items), true // all null or undefined: as they are
+}
+
+// sortTyped is sortTotal for keys of type K (or nullish), which cmp
+// orders totally.
+func sortTyped[K float64 | string](items []any, keyOf func(any) any, desc bool, cmp func(a, b K) int) ([]any, bool) {
+	type entry struct {
+		key  K
+		pos  int32
+		null bool
+	}
+	entries := make([]entry, len(items))
+	for i, it := range items {
+		e := &entries[i]
+		e.pos = int32(i)
+		switch k := keyOf(it).(type) {
+		case K:
 			if k != k {
 				return nil, false // NaN
 			}
-			e.num, nums = k, true
-		case string:
-			e.str, strs = k, true
+			e.key = k
 		default:
 			if !isNullish(k) {
 				return nil, false
 			}
 			e.null = true
 		}
-	}
-	if nums && strs {
-		return nil, false
 	}
 	sign := 1
 	if desc {
@@ -100,19 +133,13 @@ func sortTotal(items, keys []any, desc bool) ([]any, bool) {
 					r = -1
 				}
 			}
-		case nums:
-			if a.num < b.num {
-				r = -1
-			} else if a.num > b.num {
-				r = 1
-			}
 		default:
-			r = compareUTF16(a.str, b.str)
+			r = cmp(a.key, b.key)
 		}
 		if r != 0 {
 			return sign * r
 		}
-		return a.pos - b.pos
+		return int(a.pos - b.pos)
 	})
 	out := make([]any, len(items))
 	for k, e := range entries {
@@ -181,10 +208,15 @@ func dedupeCommand(ctx context.Context, c *Call) (Output, error) {
 // finite numbers and strings kept apart by type, so that neither needs a
 // text built for it.
 type identitySet struct {
-	nums  map[float64]struct{} // finite numbers; -0 is 0, as its JSON is
+	ints  []uint64             // integers from 0 to maxBitInt, a bit each
+	nums  map[float64]struct{} // other finite numbers; -0 is 0, as its JSON is
 	strs  map[string]struct{}
 	other map[string]struct{} // identity() of anything else
 }
+
+// maxBitInt is the largest integer kept as a bit: the bits take at most
+// 2 MiB, about what a map of a few tens of thousands of numbers takes.
+const maxBitInt = 1<<24 - 1
 
 // add adds v's identity and reports whether it was new.
 func (s *identitySet) add(v any) bool {
@@ -199,6 +231,18 @@ func (s *identitySet) add(v any) bool {
 		s.strs[v] = struct{}{}
 		return true
 	case float64:
+		if v >= 0 && v <= maxBitInt && v == math.Trunc(v) {
+			i := int(v) // -0 is 0
+			w, bit := i/64, uint64(1)<<(i%64)
+			if w >= len(s.ints) {
+				s.ints = slices.Grow(s.ints, w+1-len(s.ints))[:max(w+1, cap(s.ints))]
+			}
+			if s.ints[w]&bit != 0 {
+				return false
+			}
+			s.ints[w] |= bit
+			return true
+		}
 		if !math.IsNaN(v) && !math.IsInf(v, 0) {
 			if s.nums == nil {
 				s.nums = map[float64]struct{}{}
