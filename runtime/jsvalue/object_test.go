@@ -82,7 +82,7 @@ func keyOf(c byte) string {
 	return "k" + strconv.Itoa(int(c)%40)
 }
 
-// FuzzObject runs Set, Delete and FromMembers on objects small and large
+// FuzzObject runs Set, Delete, FromMembers and CopyMembers on objects small and large
 // (past the size where an index is kept) against the model.
 func FuzzObject(f *testing.F) {
 	f.Add([]byte("\x01\x02\x03\x04"), false)
@@ -99,7 +99,12 @@ func FuzzObject(f *testing.F) {
 				keys[i], vals[i] = keyOf(c), float64(i)
 				m.set(keys[i], vals[i])
 			}
-			o = FromMembers(keys, vals)
+			if len(ops)%2 == 0 {
+				o = CopyMembers(keys, vals)
+				clear(vals) // the object has its own copy
+			} else {
+				o = FromMembers(keys, vals)
+			}
 			ops = ops[n:]
 		} else {
 			o = NewObject()

@@ -72,6 +72,41 @@ func FromMembers(keys []string, vals []any) *Object {
 	return o
 }
 
+// CopyMembers is FromMembers with the values copied: an object of up to
+// eight keys gets them in the same allocation as itself, next to it in
+// memory.
+func CopyMembers(keys []string, vals []any) *Object {
+	n := len(keys)
+	if n > 8 || !plainKeys(keys) {
+		return FromMembers(keys, slices.Clone(vals))
+	}
+	var o *Object
+	var v []any
+	switch {
+	case n <= 2:
+		b := new(struct {
+			o Object
+			v [2]any
+		})
+		o, v = &b.o, b.v[:n:n]
+	case n <= 4:
+		b := new(struct {
+			o Object
+			v [4]any
+		})
+		o, v = &b.o, b.v[:n:n]
+	default:
+		b := new(struct {
+			o Object
+			v [8]any
+		})
+		o, v = &b.o, b.v[:n:n]
+	}
+	copy(v, vals)
+	o.keys, o.vals = keys[:n:n], v
+	return o
+}
+
 // plainKeys reports keys without integer-like keys or repeats, which an
 // object keeps in the order given.
 func plainKeys(keys []string) bool {
