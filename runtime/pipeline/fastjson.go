@@ -50,10 +50,8 @@ type fastParser struct {
 	vals []any
 	// elems is the stack of the elements of the arrays being read.
 	elems []any
-	// Objects' key and value slices are cut from these blocks, so that
-	// small objects do not cost two allocations each.
+	// Objects' key slices are cut from this block.
 	keyBlock []string
-	valBlock []any
 	// recent holds the last keys made for each number of keys modulo 8:
 	// objects with the same keys in the same order (the rows of a JSON
 	// array of records) share one keys slice.
@@ -109,7 +107,7 @@ func (c *boxCache) num(f float64) any {
 	return e.v
 }
 
-// blockSize is the number of members in a block of keys and of values.
+// blockSize is the number of keys in a block.
 const blockSize = 1024
 
 func (p *fastParser) space() {
@@ -126,17 +124,6 @@ func (p *fastParser) space() {
 // object makes an object of the members on the stack from base on.
 func (p *fastParser) object(base int) *jsvalue.Object {
 	n := len(p.keys) - base
-	var vals []any
-	if n > blockSize/8 {
-		vals = make([]any, n)
-	} else {
-		if len(p.valBlock) < n {
-			p.valBlock = make([]any, blockSize)
-		}
-		vals = p.valBlock[:n:n]
-		p.valBlock = p.valBlock[n:]
-	}
-	copy(vals, p.vals[base:])
 	keys := p.recent[n%8]
 	if !slices.Equal(keys, p.keys[base:]) {
 		if n > blockSize/8 {
@@ -151,9 +138,10 @@ func (p *fastParser) object(base int) *jsvalue.Object {
 		copy(keys, p.keys[base:])
 		p.recent[n%8] = keys
 	}
+	o := jsvalue.CopyMembers(keys, p.vals[base:])
 	clear(p.vals[base:]) // the stack keeps no values alive
 	p.keys, p.vals = p.keys[:base], p.vals[:base]
-	return jsvalue.FromMembers(keys, vals)
+	return o
 }
 
 func (p *fastParser) value(depth int) (any, error) {
