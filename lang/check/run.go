@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime"
@@ -40,6 +41,22 @@ func Run(f *ast.File, parseDiags []source.Diagnostic, analyzers []*Analyzer) []s
 
 // RunWith is Run with options.
 func RunWith(f *ast.File, parseDiags []source.Diagnostic, analyzers []*Analyzer, opts Options) []source.Diagnostic {
+	diags, _ := RunContext(context.Background(), f, parseDiags, analyzers, opts)
+	return diags
+}
+
+// RunContext is [RunWith] that stops when ctx is done: before each
+// analyzer it checks ctx, and once ctx is done it runs no further analyzer
+// and returns ctx's error with no findings. An analyzer already running is
+// not interrupted. With a context that is never done it returns what
+// RunWith returns, and a nil error.
+//
+// The language server uses it to stop checking a version of a document as
+// soon as a newer one arrives.
+func RunContext(ctx context.Context, f *ast.File, parseDiags []source.Diagnostic, analyzers []*Analyzer, opts Options) ([]source.Diagnostic, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	info := NewInfo(f)
 	// The analyzers are independent and Info is safe for concurrent use:
 	// run them on all CPUs, each into its own slot, then merge in order.
@@ -51,6 +68,9 @@ func RunWith(f *ast.File, parseDiags []source.Diagnostic, analyzers []*Analyzer,
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(analyzers); i += workers {
+				if ctx.Err() != nil {
+					return
+				}
 				if analyzers[i].Run != nil {
 					found[i] = runOne(analyzers[i], f, info, opts)
 				}
@@ -58,6 +78,9 @@ func RunWith(f *ast.File, parseDiags []source.Diagnostic, analyzers []*Analyzer,
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	diags := append([]source.Diagnostic(nil), parseDiags...)
 	for _, d := range found {
 		diags = append(diags, d...)
@@ -65,7 +88,7 @@ func RunWith(f *ast.File, parseDiags []source.Diagnostic, analyzers []*Analyzer,
 	diags = dropSuperseded(diags, analyzers)
 	diags = applySuppressions(f, diags)
 	source.Sort(diags)
-	return diags
+	return diags, nil
 }
 
 // dropSuperseded removes findings refined by a more specific rule at the
