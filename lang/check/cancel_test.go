@@ -2,8 +2,6 @@ package check_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -11,31 +9,6 @@ import (
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
-
-// TestRunContextMatchesRunWith runs every rule on every test file both
-// ways: with a context that is never done, RunContext is RunWith.
-func TestRunContextMatchesRunWith(t *testing.T) {
-	files, err := filepath.Glob("testdata/*/*.lobster")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no test files: %v", err)
-	}
-	for _, name := range files {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, pd := parser.Parse(name, src)
-		opts := check.Options{Path: name}
-		want := check.RunWith(f, pd, check.Rules, opts)
-		got, err := check.RunContext(context.Background(), f, pd, check.Rules, opts)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: RunContext found\n%v\nRunWith found\n%v", name, got, want)
-		}
-	}
-}
 
 // TestRunContextStops cancels the context inside the first analyzer: the
 // ones after it do not run, and the error is the context's.
