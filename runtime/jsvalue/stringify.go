@@ -6,16 +6,19 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Stringify is JSON.stringify(v, null, indent). A top-level Undefined gives
 // "" (JavaScript's undefined).
 func Stringify(v any, indent string) string {
 	b, ok := AppendStringify(nil, v, indent)
-	if !ok {
+	if !ok || len(b) == 0 {
 		return ""
 	}
-	return string(b)
+	// The text becomes the string without a copy, as strings.Builder
+	// does: nothing else refers to b.
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // AppendStringify appends JSON.stringify(v, null, indent) to b and reports
