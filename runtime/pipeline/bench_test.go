@@ -65,3 +65,45 @@ func BenchmarkIssue5Pipeline(b *testing.B) {
 	}
 	b.ReportMetric(float64(100_000*b.N)/b.Elapsed().Seconds(), "items/s")
 }
+
+// benchText is n records as one JSON array, one per line.
+func benchText(n int) string {
+	var sb strings.Builder
+	sb.WriteString("[\n")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			sb.WriteString(",\n")
+		}
+		fmt.Fprintf(&sb, `{"id":%d,"n":%d,"k":"key%05d","tags":["a","b"]}`, i%70000, (i*7919)%1001, (i*104729)%100000)
+	}
+	sb.WriteString("\n]")
+	return sb.String()
+}
+
+// BenchmarkParseJSON reads 100,000 records (exec --json's reader).
+func BenchmarkParseJSON(b *testing.B) {
+	text := benchText(100_000)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := parseJSON(text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWritePretty writes 100,000 records as the json renderer does.
+func BenchmarkWritePretty(b *testing.B) {
+	v, err := parseJSON(benchText(100_000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if err := WriteItems(discard{}, v.([]any)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
