@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,6 +104,26 @@ func BenchmarkWritePretty(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		if err := WriteItems(discard{}, v.([]any)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWritePrettyShuffled writes 100,000 records in an order unlike
+// their order in memory, as after a sort: the writer then mostly waits for
+// memory.
+func BenchmarkWritePrettyShuffled(b *testing.B) {
+	v, err := parseJSON(benchText(100_000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	items := v.([]any)
+	r := rand.New(rand.NewPCG(1, 2))
+	r.Shuffle(len(items), func(i, j int) { items[i], items[j] = items[j], items[i] })
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if err := WriteItems(discard{}, items); err != nil {
 			b.Fatal(err)
 		}
 	}

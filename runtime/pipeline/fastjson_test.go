@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -127,6 +128,14 @@ func TestWritePretty(t *testing.T) {
 			values = append(values, v)
 		}
 	}
+	// Large arrays are written in runs rendered on other goroutines.
+	for _, n := range []int{2 * prettyRun, 5*prettyRun + 7} {
+		large := make([]any, n)
+		for i := range large {
+			large[i] = values[i%len(values)]
+		}
+		values = append(values, large)
+	}
 	for _, v := range values {
 		var b strings.Builder
 		if err := writePretty(&b, v); err != nil {
@@ -203,5 +212,28 @@ func TestIdentitySet(t *testing.T) {
 			}
 			seen[id] = true
 		}
+	}
+}
+
+// failingWriter fails from its second write on.
+type failingWriter struct{ n int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if w.n++; w.n > 1 {
+		return 0, errors.New("disk full")
+	}
+	return len(p), nil
+}
+
+// TestWritePrettyRunsError checks that a write error ends a large write
+// with that error (and no goroutine left behind: the race detector and
+// the test's end see to that).
+func TestWritePrettyRunsError(t *testing.T) {
+	items := make([]any, 10*prettyRun)
+	for i := range items {
+		items[i] = jsvalue.Obj("i", float64(i))
+	}
+	if err := writePretty(&failingWriter{}, items); err == nil || err.Error() != "disk full" {
+		t.Errorf("error %v", err)
 	}
 }

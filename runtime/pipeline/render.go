@@ -1,7 +1,10 @@
 package pipeline
 
 import (
+	"fmt"
 	"io"
+	"runtime"
+	"sync"
 
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
@@ -21,17 +24,95 @@ func WriteItems(w io.Writer, items []any) error {
 // appended to a buffer that goes out whenever it fills. It writes exactly
 // what jsvalue.Stringify(v, "  ") gives (tested).
 func writePretty(w io.Writer, v any) error {
+	if items, ok := v.([]any); ok && len(items) >= 2*prettyRun && runtime.GOMAXPROCS(0) > 1 {
+		return writePrettyRuns(w, items)
+	}
 	pw := &prettyWriter{w: w, buf: make([]byte, 0, prettyBuffer+4<<10)}
 	pw.value(v, 0) // a top-level undefined prints nothing
 	pw.flush()
 	return pw.err
 }
 
+// prettyRun is the number of items of a large array that writePrettyRuns
+// renders at a time.
+const prettyRun = 512
+
+// writePrettyRuns is writePretty of a large array: runs of prettyRun items
+// are rendered on other goroutines, a few runs ahead, and written in
+// order, so that rendering (which mostly waits for memory) uses every CPU.
+func writePrettyRuns(w io.Writer, items []any) error {
+	const ahead = 6 // runs rendered or waiting to be written
+	n := (len(items) + prettyRun - 1) / prettyRun
+	type rendered struct {
+		buf []byte
+		err error // a panic while rendering
+	}
+	done := make([]chan rendered, n)
+	for k := range done {
+		done[k] = make(chan rendered, 1)
+	}
+	free := make(chan []byte, ahead) // buffers, reused
+	for range ahead {
+		free <- make([]byte, 0, prettyBuffer)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(stop)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for k := range n {
+			var buf []byte
+			select {
+			case buf = <-free:
+			case <-stop:
+				return
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer func() {
+					if r := recover(); r != nil {
+						done[k] <- rendered{err: fmt.Errorf("internal error in a pipeline stage: %v", r)}
+					}
+				}()
+				pw := &prettyWriter{buf: buf[:0]}
+				for i := k * prettyRun; i < min(len(items), (k+1)*prettyRun); i++ {
+					if i > 0 {
+						pw.buf = append(pw.buf, ',')
+					}
+					pw.newline(1)
+					if !pw.value(items[i], 1) {
+						pw.buf = append(pw.buf, "null"...)
+					}
+				}
+				done[k] <- rendered{buf: pw.buf}
+			}()
+		}
+	}()
+	if _, err := io.WriteString(w, "["); err != nil {
+		return err
+	}
+	for k := range n {
+		r := <-done[k]
+		if r.err != nil {
+			return r.err
+		}
+		if _, err := w.Write(r.buf); err != nil {
+			return err
+		}
+		free <- r.buf
+	}
+	_, err := io.WriteString(w, "\n]")
+	return err
+}
+
 // prettyBuffer is how much output writePretty collects before writing.
 const prettyBuffer = 64 << 10
 
 type prettyWriter struct {
-	w   io.Writer
+	w   io.Writer // nil: everything stays in buf
 	buf []byte
 	err error // the first write error; later output is dropped
 }
@@ -61,7 +142,7 @@ func (p *prettyWriter) newline(depth int) {
 // value writes v and reports whether it has a JSON form (false for
 // undefined).
 func (p *prettyWriter) value(v any, depth int) bool {
-	if len(p.buf) >= prettyBuffer {
+	if len(p.buf) >= prettyBuffer && p.w != nil {
 		p.flush()
 	}
 	switch v := v.(type) {

@@ -276,6 +276,12 @@ func index(key string) (int, bool) {
 // are the empty key); null and non-objects (strings included) end it with
 // undefined.
 func lookupWhere(v any, path string) any {
+	if !strings.Contains(path, ".") { // one segment
+		if !isObject(v) {
+			return undefined
+		}
+		return property(v, path, false)
+	}
 	cur := v
 	for seg := range strings.SplitSeq(path, ".") {
 		if !isObject(cur) {
@@ -290,6 +296,15 @@ func lookupWhere(v any, path string) any {
 // template: empty segments are skipped, null and undefined end it, and any
 // other value is indexed (strings too: name.length).
 func lookupPath(v any, path string) any {
+	if !strings.Contains(path, ".") { // one segment, or none
+		switch {
+		case path == "":
+			return v
+		case isNullish(v):
+			return undefined
+		}
+		return property(v, path, true)
+	}
 	cur := v
 	for seg := range strings.SplitSeq(path, ".") {
 		if seg == "" {
