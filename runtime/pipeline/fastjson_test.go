@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -235,5 +236,58 @@ func TestWritePrettyRunsError(t *testing.T) {
 	}
 	if err := writePretty(&failingWriter{}, items); err == nil || err.Error() != "disk full" {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestParseHalves checks the two-reader path on large texts against
+// jsvalue.Parse: cuts inside strings and nested values, slow constructs
+// and errors in either half, and texts that are not arrays.
+func TestParseHalves(t *testing.T) {
+	row := func(i int) string {
+		switch i % 4 {
+		case 0:
+			return `{"id":` + strconv.Itoa(i) + `,"s":"a,b,c,d","x":[1,2,{"y":","}]}`
+		case 1:
+			return `[",", ",,", {"k": ",", "1": 2, "k": 3}]`
+		case 2:
+			return `"` + strings.Repeat(",", 50) + `"`
+		}
+		return `-0.5`
+	}
+	var rows []string
+	size := 0
+	for i := 0; size < parallelFrom+parallelFrom/4; i++ {
+		rows = append(rows, row(i))
+		size += len(rows[i]) + 1
+	}
+	body := strings.Join(rows, ",")
+	half := len(body) / 2
+	texts := []string{
+		"[" + body + "]",
+		"  [\n" + strings.Join(rows, ",\n") + "\n]\n ",
+		"[" + body[:half] + `"\ud83d\ude00",` + body[half:] + "]", // a surrogate pair near the middle
+		"[" + body + `,"\ud83d\ude00"]`,                             // in the second half
+		`["\ud83d\ude00",` + body + "]",                             // in the first half
+		"[" + body + ",]",                                           // errors
+		"[" + body[:half] + "}" + body[half:] + "]",
+		"[" + body + "] x",
+		"[" + body,
+		`{"a":[` + body + "]}",
+		`"` + strings.Repeat(",", parallelFrom+1) + `"`,
+		"[" + strings.Repeat(`",",`, parallelFrom/3) + `","]`,
+		"[" + strings.Repeat("12,", parallelFrom/2) + "12]", // every comma ends an element
+		"[" + strings.Repeat("12,", parallelFrom/2) + `"\ud800"]`,
+		"[" + strings.Repeat("12,", parallelFrom/2) + "12,]",
+	}
+	for i, text := range texts {
+		want, werr := jsvalue.Parse([]byte(text))
+		got, gerr := parseJSON(text)
+		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+			t.Errorf("text %d: error %v, want %v", i, gerr, werr)
+			continue
+		}
+		if werr == nil && compact(got) != compact(want) {
+			t.Errorf("text %d: values differ", i)
+		}
 	}
 }
