@@ -266,9 +266,9 @@ func TestParseHalves(t *testing.T) {
 		"[" + body + "]",
 		"  [\n" + strings.Join(rows, ",\n") + "\n]\n ",
 		"[" + body[:half] + `"\ud83d\ude00",` + body[half:] + "]", // a surrogate pair near the middle
-		"[" + body + `,"\ud83d\ude00"]`,                             // in the second half
-		`["\ud83d\ude00",` + body + "]",                             // in the first half
-		"[" + body + ",]",                                           // errors
+		"[" + body + `,"\ud83d\ude00"]`,                           // in the second half
+		`["\ud83d\ude00",` + body + "]",                           // in the first half
+		"[" + body + ",]",                                         // errors
 		"[" + body[:half] + "}" + body[half:] + "]",
 		"[" + body + "] x",
 		"[" + body,
