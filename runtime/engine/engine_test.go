@@ -116,3 +116,11 @@ steps:
 		t.Errorf("Value = %s, want %s", got, want)
 	}
 }
+
+func TestIsYes(t *testing.T) {
+	for answer, want := range map[string]bool{"y": true, "Y": true, "yes": true, "YeS": true, "": false, "ye": false, "yess": false, "no": false, "yeſ": false, "n": false} {
+		if got := isYes(answer); got != want {
+			t.Errorf("isYes(%q) = %v, want %v", answer, got, want)
+		}
+	}
+}

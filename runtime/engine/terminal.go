@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -12,8 +11,18 @@ import (
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
-// yes is the answer that grants an interactive approval.
-var yes = regexp.MustCompile(`(?i)^y(es)?$`)
+// isYes says whether answer grants an interactive approval: the
+// reference's /^y(es)?$/i, which folds ASCII letters only (no "ſ" for s).
+func isYes(answer string) bool {
+	lower := func(i int, c byte) bool { return answer[i]|0x20 == c }
+	switch len(answer) {
+	case 1:
+		return lower(0, 'y')
+	case 3:
+		return lower(0, 'y') && lower(1, 'e') && lower(2, 's')
+	}
+	return false
+}
 
 // askApproval asks for the gate's approval on the terminal: anything but
 // y/yes is the reference's fatal "Not approved".
@@ -23,7 +32,7 @@ func (r *runner) askApproval(ctx context.Context, t *Terminal, req *jsvalue.Obje
 	if err != nil {
 		return err
 	}
-	if !yes.MatchString(strings.TrimSpace(answer)) {
+	if !isYes(strings.TrimSpace(answer)) {
 		return errors.New("Not approved")
 	}
 	return nil
