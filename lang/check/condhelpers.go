@@ -233,20 +233,6 @@ func condSkippable(s *ast.Step) (*ast.Field, bool) {
 	return f, true
 }
 
-// condRefersTo reports whether a condition contains a reference to id.
-func condRefersTo(c *ast.Condition, id string) bool {
-	if c == nil || c.Expr == nil {
-		return false
-	}
-	found := false
-	condWalk(c.Expr, func(e ast.Expr) {
-		if r, ok := e.(*ast.StepRef); ok && r.ID == id {
-			found = true
-		}
-	})
-	return found
-}
-
 // reportTruthinessRewrite reports `A == lit` or `A != lit` (b, with A the
 // step reference r) that should test A's truthiness instead, with the fix
 // that rewrites it to `!A` or `A`. eqMsg and neMsg format the reference's

@@ -441,23 +441,6 @@ func enclosingLoop(site *StepInfo) *StepInfo {
 	return nil
 }
 
-// firstTop finds a top-level step or branch by id.
-func (in *Info) firstTop(id string) *StepInfo {
-	for _, t := range in.Top {
-		if t.ID == id {
-			return t
-		}
-		if t.Step.Parallel != nil {
-			for _, b := range t.Children {
-				if b.ID == id {
-					return b
-				}
-			}
-		}
-	}
-	return nil
-}
-
 // unknownOrScoped tells a sub-step or loop variable used outside its loop
 // from an id that names nothing.
 func (in *Info) unknownOrScoped(id string) Resolution {

@@ -194,7 +194,7 @@ func WriteJSON(w io.Writer, diags []Diagnostic) error {
 			jd.Related = []Related{}
 		}
 		for j, f := range d.Fixes {
-			jd.Fixes[j] = jsonFix{Message: f.Message, Edits: f.Edits, Unsafe: f.Unsafe}
+			jd.Fixes[j] = jsonFix(f)
 			if jd.Fixes[j].Edits == nil {
 				jd.Fixes[j].Edits = []Edit{}
 			}

@@ -178,7 +178,7 @@ func (r *runner) applyResume(steps []*ast.Step, rs *Resume) error {
 	if err := rs.Saved.ApprovalIdentity.enforce(id, approver); err != nil {
 		return err
 	}
-	record, _ := r.results[id]
+	record := r.results[id]
 	if record == nil {
 		record = jsvalue.Obj("id", id)
 		r.store(id, record)

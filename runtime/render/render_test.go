@@ -3,6 +3,7 @@ package render
 import (
 	"bufio"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,7 +128,7 @@ func TestString(t *testing.T) {
 		v    any
 		want string
 	}{
-		{nil, "null"}, {jsvalue.Undefined, "undefined"}, {true, "true"}, {1e21, "1e+21"}, {-0.0, "0"},
+		{nil, "null"}, {jsvalue.Undefined, "undefined"}, {true, "true"}, {1e21, "1e+21"}, {math.Copysign(0, -1), "0"},
 		{[]any{1.0, nil, jsvalue.Undefined, []any{"a", "b"}}, "1,,,a,b"}, {jsvalue.Obj("a", 1.0), "[object Object]"},
 	}
 	for _, tt := range tests {
