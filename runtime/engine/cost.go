@@ -3,7 +3,9 @@ package engine
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -41,10 +43,15 @@ type costs struct {
 	entries []costEntry
 	warned  map[string]bool
 	stderr  io.Writer
+	// billed holds the LLM answers already billed in this run (kind and
+	// cache key): the same answer seen again — re-emitted by a later
+	// step, replayed from the cache or the run state, carried across a
+	// pause — is billed once.
+	billed map[string]bool
 }
 
 func newCosts(getenv func(string) string, stderr io.Writer) *costs {
-	c := &costs{prices: builtinPrices, warned: map[string]bool{}, stderr: stderr}
+	c := &costs{prices: builtinPrices, warned: map[string]bool{}, stderr: stderr, billed: map[string]bool{}}
 	if text := getenv("LOBSTER_LLM_PRICING_JSON"); text != "" {
 		if custom, ok := parsePricing(text); ok {
 			c.prices = make(map[string]price, len(builtinPrices)+len(custom))
@@ -97,6 +104,12 @@ func (c *costs) bill(stepID string, record *jsvalue.Object) {
 		if usage == nil {
 			continue
 		}
+		if key := llmAnswerKey(o); key != "" {
+			if c.billed[key] {
+				continue
+			}
+			c.billed[key] = true
+		}
 		e := costEntry{stepID: stepID, in: tokens(usage, "inputTokens", "input_tokens", "prompt_tokens"),
 			out: tokens(usage, "outputTokens", "output_tokens", "completion_tokens")}
 		model, _ := get(o, "model").(string)
@@ -115,6 +128,17 @@ func (c *costs) bill(stepID string, record *jsvalue.Object) {
 		e.usd = round6((e.in*p.input + e.out*p.output) / 1e6)
 		c.entries = append(c.entries, e)
 	}
+}
+
+// llmAnswerKey identifies an answer of llm.invoke or llm_task.invoke by its
+// kind and cache key; "" for any other item, which is billed each time.
+func llmAnswerKey(o *jsvalue.Object) string {
+	kind, _ := get(o, "kind").(string)
+	key, _ := get(o, "cacheKey").(string)
+	if (kind != "llm.invoke" && kind != "llm_task.invoke") || key == "" {
+		return ""
+	}
+	return kind + ":" + key
 }
 
 // tokens is the first of keys set in usage, floored; negative or
@@ -143,6 +167,9 @@ func (c *costs) total() float64 {
 	return sum
 }
 
+// billedKeys are the LLM answers billed so far, for the resume state.
+func (c *costs) billedKeys() []string { return slices.Sorted(maps.Keys(c.billed)) }
+
 // summary is the cost as the resume state stores it; nil when nothing was
 // billed.
 func (c *costs) summary() *jsvalue.Object {
@@ -161,7 +188,10 @@ func (c *costs) summary() *jsvalue.Object {
 
 // restore reloads the spend stored in a resume state, so that cost_limit
 // covers the whole run across its pauses.
-func (c *costs) restore(summary any) {
+func (c *costs) restore(summary any, billed []string) {
+	for _, k := range billed {
+		c.billed[k] = true
+	}
 	o, _ := summary.(*jsvalue.Object)
 	list, _ := get(o, "byStep").([]any)
 	for _, it := range list {

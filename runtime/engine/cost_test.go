@@ -37,3 +37,34 @@ steps:
 		t.Errorf("warn: %s, %v, log %q", got, err, log)
 	}
 }
+
+// TestLLMAnswerBilledOnce: an answer re-emitted by a later step (the same
+// kind and cache key) is billed once; a shell step printing usage of its
+// own is billed as always.
+func TestLLMAnswerBilledOnce(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"ok":true,"result":{"runId":"r1","model":"gpt-4o","output":{"text":"hi"},"usage":{"inputTokens":100}}}`)
+	}))
+	defer srv.Close()
+	src := `cost_limit:
+  max_usd: 0.0003
+env:
+  LOBSTER_LLM_ADAPTER_URL: ` + srv.URL + `/
+steps:
+  - id: ask
+    pipeline: llm.invoke --prompt hi --model gpt-4o --disable-cache
+  - id: again
+    run: cat
+    stdin: $ask.json
+`
+	got, log, err := runLogged(t, src, "")
+	if err != nil || !strings.Contains(got, `"kind":"llm.invoke"`) || strings.Contains(log, "exceeds limit") {
+		t.Errorf("re-emitted answer: %s, %v, log %q", got, err, log)
+	}
+	fake := src + `  - id: fake
+    run: echo '{"model":"gpt-4o","usage":{"inputTokens":100}}'
+`
+	if _, log, err := runLogged(t, fake, ""); err != nil || !strings.Contains(log, "[WARN] Cost $0.0005 exceeds limit $0.00") {
+		t.Errorf("own usage: %v, log %q", err, log)
+	}
+}

@@ -160,7 +160,7 @@ func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, e
 	r.costs = newCosts(r.getenv, r.opts.Stderr)
 	r.limit = costLimitOf(r.w)
 	if rs != nil {
-		r.costs.restore(rs.Saved.Cost)
+		r.costs.restore(rs.Saved.Cost, rs.Saved.LLMBilled)
 	}
 
 	for idx := start; idx < len(steps); idx++ {
@@ -346,6 +346,7 @@ func (r *runner) saved(at int) *Saved {
 	if sum := r.costs.summary(); sum != nil {
 		s.Cost = sum
 	}
+	s.LLMBilled = r.costs.billedKeys()
 	if rs := r.opts.Resume; rs != nil {
 		s.Superseded = append(append([]string{}, rs.Saved.Superseded...), rs.Key)
 	}

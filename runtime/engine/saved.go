@@ -36,7 +36,8 @@ type Saved struct {
 	// the stage that asked, its items and its commandInput.
 	PipelineInput any
 
-	Cost any // the spend so far (a cost summary), nil when none
+	Cost      any      // the spend so far (a cost summary), nil when none
+	LLMBilled []string // the LLM answers billed so far (see costs.billed)
 
 	Superseded []string // keys of the states this run's earlier pauses left
 	CreatedAt  string
@@ -75,6 +76,13 @@ func (s *Saved) Encode() []byte {
 	}
 	if s.Cost != nil {
 		o.Set("cost", s.Cost)
+	}
+	if len(s.LLMBilled) > 0 {
+		billed := make([]any, len(s.LLMBilled))
+		for i, k := range s.LLMBilled {
+			billed[i] = k
+		}
+		o.Set("llmBilled", billed)
 	}
 	superseded := make([]any, len(s.Superseded))
 	for i, k := range s.Superseded {
@@ -155,6 +163,13 @@ func DecodeSaved(data []byte) (*Saved, error) {
 	}
 	if c, ok := get(o, "cost").(*jsvalue.Object); ok {
 		s.Cost = c
+	}
+	if list, ok := get(o, "llmBilled").([]any); ok {
+		for _, k := range list {
+			if k, ok := k.(string); ok {
+				s.LLMBilled = append(s.LLMBilled, k)
+			}
+		}
 	}
 	if list, ok := get(o, "supersededResumeStateKeys").([]any); ok {
 		for _, k := range list {
