@@ -9,9 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -436,28 +434,15 @@ func callLLM(ctx context.Context, c *Call, provider string, payload *jsvalue.Obj
 			token = t
 		}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(compact(body)))
+	status, data, err := postJSON(ctx, endpoint, token, body)
 	if err != nil {
-		return nil, fmt.Errorf("%s request failed: %v", name, err)
-	}
-	req.Header.Set("content-type", "application/json")
-	if token != "" {
-		req.Header.Set("authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		if cause := context.Cause(ctx); cause != nil {
+		if cause := context.Cause(ctx); cause != nil && err == cause {
 			return nil, cause
 		}
-		return nil, fmt.Errorf("%s request failed: fetch failed", name)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
-	if err != nil {
 		return nil, fmt.Errorf("%s request failed: %v", name, err)
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, fmt.Errorf("%s request failed: HTTP %d: %s", name, resp.StatusCode, utf16Slice(string(bytes.TrimSpace(data)), 400))
+	if status < 200 || status > 299 {
+		return nil, fmt.Errorf("%s request failed: HTTP %d: %s", name, status, utf16Slice(string(bytes.TrimSpace(data)), 400))
 	}
 	v, err := jsvalue.Parse(data)
 	if err != nil {

@@ -131,11 +131,14 @@ func localHost(host string) bool {
 	return ip != nil && ip.Equal(net.IPv6loopback)
 }
 
-// postTool POSTs body to endpoint and reads the gateway's answer as items.
-func postTool(ctx context.Context, name, endpoint, token string, body *jsvalue.Object) ([]any, error) {
+// postJSON POSTs body as JSON to endpoint, with a bearer token when there
+// is one, and reads the answer (bounded). A connection that fails is
+// "fetch failed" (node's words), or the context's cause when the run was
+// cancelled.
+func postJSON(ctx context.Context, endpoint, token string, body any) (status int, data []byte, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(compact(body)))
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	req.Header.Set("content-type", "application/json")
 	if token != "" {
@@ -144,17 +147,23 @@ func postTool(ctx context.Context, name, endpoint, token string, body *jsvalue.O
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
-			return nil, cause
+			return 0, nil, cause
 		}
-		return nil, errors.New("fetch failed")
+		return 0, nil, errors.New("fetch failed")
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
+	data, err = io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
+	return resp.StatusCode, data, err
+}
+
+// postTool POSTs body to endpoint and reads the gateway's answer as items.
+func postTool(ctx context.Context, name, endpoint, token string, body *jsvalue.Object) ([]any, error) {
+	status, data, err := postJSON(ctx, endpoint, token, body)
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, fmt.Errorf("%s failed (%d): %s", name, resp.StatusCode, utf16Slice(string(data), 400))
+	if status < 200 || status > 299 {
+		return nil, fmt.Errorf("%s failed (%d): %s", name, status, utf16Slice(string(data), 400))
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return []any{nil}, nil
