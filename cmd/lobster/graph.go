@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/plan"
 )
 
@@ -93,18 +92,10 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "graph --format must be one of: %s\n", strings.Join(plan.GraphFormats, ", "))
 		return exitUsage
 	}
-	var provided any
-	if f.argsJSON != nil {
-		v, err := jsvalue.Parse([]byte(*f.argsJSON))
-		if err != nil {
-			fmt.Fprintln(stderr, "graph --args-json must be valid JSON")
-			return exitUsage
-		}
-		if _, ok := v.(*jsvalue.Object); !ok {
-			fmt.Fprintln(stderr, "graph --args-json must be a JSON object")
-			return exitUsage
-		}
-		provided = v
+	provided, err := argsObject("graph", f.argsJSON)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
 	}
 	p, code := buildPlan(f.file, provided, stderr)
 	if p == nil {

@@ -77,18 +77,10 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, planUsage)
 		return exitUsage
 	}
-	var provided any
-	if argsJSON != nil {
-		v, err := jsvalue.Parse([]byte(*argsJSON))
-		if err != nil {
-			fmt.Fprintln(stderr, "plan --args-json must be valid JSON")
-			return exitUsage
-		}
-		if _, ok := v.(*jsvalue.Object); !ok {
-			fmt.Fprintln(stderr, "plan --args-json must be a JSON object")
-			return exitUsage
-		}
-		provided = v
+	provided, err := argsObject("plan", argsJSON)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
 	}
 	var plans []*plan.Plan
 	for _, path := range paths {
@@ -123,3 +115,19 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 }
 
 const planUsage = "usage: lobster plan [--format text|json] [--args-json JSON] PATH\n       lobster plan --diff [--args-json JSON] OLD NEW\n"
+
+// argsObject reads the --args-json of command: nil when not given, else a
+// JSON object (the reference's graph messages otherwise).
+func argsObject(command string, text *string) (any, error) {
+	if text == nil {
+		return nil, nil
+	}
+	v, err := jsvalue.Parse([]byte(*text))
+	if err != nil {
+		return nil, fmt.Errorf("%s --args-json must be valid JSON", command)
+	}
+	if _, ok := v.(*jsvalue.Object); !ok {
+		return nil, fmt.Errorf("%s --args-json must be a JSON object", command)
+	}
+	return v, nil
+}
