@@ -139,16 +139,7 @@ func (r *runner) pausePipeline(ctx context.Context, idx int, id string, p *pipel
 	}
 	saved.PipelineInput = jsvalue.Obj("pipeline", pipeline.StagesValue(p.stages), "resumeAtIndex", float64(p.Stage),
 		"items", items, "commandInput", p.CommandInput)
-	req.Set("resumeToken", "")
-	if err := fitInputRequest(id, req, maxEnvelope(r.getenv)); err != nil {
-		return envelope.Result{}, err
-	}
-	token, _, err := r.pause(ctx, saved, false)
-	if err != nil {
-		return envelope.Result{}, err
-	}
-	req.Set("resumeToken", token)
-	return envelope.Result{Status: envelope.StatusNeedsInput, Output: []any{}, RequiresInput: req}, nil
+	return r.pauseInput(ctx, id, saved, req)
 }
 
 // resumePipeline checks that the step that asked is still there, still

@@ -91,7 +91,7 @@ func (rs *Resume) Reject(ctx context.Context) (envelope.Result, error) {
 	if err := c.Release(ctx); err != nil {
 		return envelope.Result{}, err
 	}
-	rs.cleanup(ctx)
+	rs.Store.RemoveApprovalFor(rs.Key)
 	return envelope.Result{Status: envelope.StatusCancelled, Output: []any{}}, nil
 }
 
@@ -242,10 +242,6 @@ func (rs *Resume) settle(ctx context.Context) {
 	for _, k := range rs.Saved.Superseded {
 		rs.Store.Delete(ctx, k)
 	}
-	rs.cleanup(ctx)
-}
-
-func (rs *Resume) cleanup(ctx context.Context) {
 	rs.Store.RemoveApprovalFor(rs.Key)
 }
 
@@ -275,7 +271,7 @@ func (r *runner) pause(ctx context.Context, saved *Saved, approval bool) (token,
 		}
 	}
 	if rs := r.opts.Resume; rs != nil {
-		rs.cleanup(ctx)
+		rs.Store.RemoveApprovalFor(rs.Key)
 	}
 	return state.Token{Kind: state.KindWorkflow, StateKey: key}.Encode(), approvalID, nil
 }

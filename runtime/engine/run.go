@@ -318,18 +318,24 @@ func (r *runner) input(ctx context.Context, idx int, step *ast.Step) (envelope.R
 	saved.InputStepID = id
 	saved.InputSchema = c.schema
 	saved.InputSubject = subject
-	// The size check comes first: a request too big to send writes no
-	// state.
+	res, err := r.pauseInput(ctx, id, saved, req)
+	return res, err == nil, err
+}
+
+// pauseInput pauses the run at an input request (an input step's, or a
+// pipeline step's ask): the subject is cut to the envelope size limit
+// first, so a request too big to send writes no state.
+func (r *runner) pauseInput(ctx context.Context, id string, saved *Saved, req *jsvalue.Object) (envelope.Result, error) {
 	req.Set("resumeToken", "")
 	if err := fitInputRequest(id, req, maxEnvelope(r.getenv)); err != nil {
-		return envelope.Result{}, false, err
+		return envelope.Result{}, err
 	}
 	token, _, err := r.pause(ctx, saved, false)
 	if err != nil {
-		return envelope.Result{}, false, err
+		return envelope.Result{}, err
 	}
 	req.Set("resumeToken", token)
-	return envelope.Result{Status: envelope.StatusNeedsInput, Output: []any{}, RequiresInput: req}, true, nil
+	return envelope.Result{Status: envelope.StatusNeedsInput, Output: []any{}, RequiresInput: req}, nil
 }
 
 // saved is the resume state of a pause that continues at step index at.

@@ -244,7 +244,10 @@ func childDigests(w *ast.Workflow, dir string, children map[string]string, seen 
 		return
 	}
 	for _, step := range list.Steps() {
-		s := ast.ScalarOf(fieldValueOf(step.Workflow))
+		if step.Workflow == nil {
+			continue
+		}
+		s := ast.ScalarOf(step.Workflow.Value)
 		if s == nil || s.Kind != ast.String || strings.Contains(s.Text, "$") {
 			continue // no child, or one named at run time
 		}
@@ -269,13 +272,6 @@ func childDigests(w *ast.Workflow, dir string, children map[string]string, seen 
 			children[s.Text+">"+k] = v
 		}
 	}
-}
-
-func fieldValueOf(f *ast.Field) ast.Value {
-	if f == nil {
-		return nil
-	}
-	return f.Value
 }
 
 func hash(s string) string {
