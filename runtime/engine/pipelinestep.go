@@ -42,9 +42,7 @@ func (r *runner) pipelineStep(ctx context.Context, c command) (*jsvalue.Object, 
 	switch v := stdin.(type) {
 	case nil:
 	case []any:
-		// A copy: the stream hands items over and lets go of them,
-		// and the array is still a step's result.
-		input = append([]any(nil), v...)
+		input = v
 	default:
 		if v != jsvalue.Undefined {
 			input = []any{v}

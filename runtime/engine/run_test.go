@@ -99,3 +99,21 @@ func TestRunStopsOnFailureAndUnsupported(t *testing.T) {
 		t.Errorf("condition error: %v", err)
 	}
 }
+
+// TestPipelineLeavesStdinAlone: a pipeline step reads a step's json array
+// without changing it (its stream lets go of items, sort reorders).
+func TestPipelineLeavesStdinAlone(t *testing.T) {
+	got, err := run(t, `steps:
+  - id: data
+    run: echo '[3,1,2]'
+  - id: sorted
+    pipeline: map --wrap v
+    stdin: $data.json
+  - id: show
+    run: cat
+    stdin: $data.json
+`, "")
+	if err != nil || got != "ok [3,1,2]" {
+		t.Errorf("got %s, %v; want the first step's array unchanged", got, err)
+	}
+}

@@ -58,6 +58,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -199,7 +200,9 @@ func Run(ctx context.Context, stages []Stage, input []any, env *Env) (Result, er
 
 // RunWith is Run with options.
 func RunWith(ctx context.Context, stages []Stage, input []any, env *Env, opts Options) (Result, error) {
-	cur := Items(input)
+	// A copy: streams let go of items as they hand them over, and a
+	// command may reorder a drained slice; the caller's stays as it was.
+	cur := Items(slices.Clone(input))
 	res := Result{}
 	before := opts.BeforeEffect
 	for i, st := range stages {
