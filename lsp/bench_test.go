@@ -64,9 +64,11 @@ func BenchmarkEditCycle(b *testing.B) {
 	src := benchFile(b)
 	s := NewServer(Options{})
 	text := src
+	cache := parser.NewCache()
 	for i := 0; b.Loop(); i++ {
 		text, _ = applyChanges(text, []textChange{{Range: &protocol.Range{}, Text: "#\n"}})
 		snap := newSnapshot("file:///wf.lobster", int32(i), text)
+		snap.cache = cache
 		diags := s.check(snap)
 		json.Marshal(&protocol.PublishDiagnosticsParams{URI: snap.uri, Diagnostics: toProtocolDiags(snap, diags)})
 	}

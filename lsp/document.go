@@ -28,6 +28,9 @@ type snapshot struct {
 	// server's, which prefers open documents to the disk; nil means
 	// os.ReadFile. Set before the snapshot is shared.
 	read func(path string) ([]byte, error)
+	// cache holds the shell parses of the document's earlier snapshots
+	// (nil: none). Set before the snapshot is shared.
+	cache *parser.Cache
 
 	once sync.Once
 	an   *analysis
@@ -60,7 +63,7 @@ func newSnapshot(u protocol.DocumentURI, version int32, text []byte) *snapshot {
 // analysis parses the snapshot (once).
 func (s *snapshot) analysis() *analysis {
 	s.once.Do(func() {
-		f, diags := parser.Parse(s.name, s.text)
+		f, diags := parser.ParseCached(s.name, s.text, s.cache)
 		s.an = &analysis{file: f, parseDiags: diags, m: Mapper{File: f.Src}, path: s.path, read: s.read}
 	})
 	return s.an

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lobsterdev/lobster/lang/parser"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
@@ -295,12 +296,12 @@ func (s *Server) notification(ctx context.Context, method string, params json.Ra
 	switch method {
 	case "textDocument/didOpen":
 		var p protocol.DidOpenTextDocumentParams
-		if err = json.Unmarshal(params, &p); err == nil {
+		if p, err = decodeDidOpen(params); err == nil {
 			s.open(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text))
 		}
 	case "textDocument/didChange":
 		var p didChangeParams
-		if err = json.Unmarshal(params, &p); err == nil {
+		if p, err = decodeDidChange(params); err == nil {
 			err = s.change(p)
 		}
 	case "textDocument/didSave":
@@ -330,6 +331,7 @@ func (s *Server) open(u protocol.DocumentURI, version int32, text []byte) {
 	s.mu.Lock()
 	snap := newSnapshot(u, version, text)
 	snap.read = s.readFile
+	snap.cache = parser.NewCache()
 	s.docs[u] = snap
 	s.mu.Unlock()
 	s.scheduleDiagnostics(u)
@@ -351,6 +353,7 @@ func (s *Server) change(p didChangeParams) error {
 	text, err := applyChanges(old.text, p.ContentChanges)
 	snap := newSnapshot(u, p.TextDocument.Version, text)
 	snap.read = s.readFile
+	snap.cache = old.cache
 	s.docs[u] = snap
 	delete(s.lastDiags, u) // stale: let the old tree go
 	s.mu.Unlock()

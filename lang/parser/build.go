@@ -18,6 +18,7 @@ type builder struct {
 	budget int // nodes that may still be built through aliases
 	warned bool
 	shells []*ast.Shell // shell texts to parse, see parseShells
+	cache  *Cache       // earlier shell parses, or nil
 
 	// The rest of the current blocks of typed nodes (see nextOf).
 	steps     []ast.Step
@@ -395,11 +396,25 @@ func (b *builder) stepValue(name string, v ast.Value) ast.Value {
 // parsed on all CPUs; each result lands in its own node, so the output is
 // deterministic.
 func (b *builder) parseShells() {
-	groups := (len(b.shells) + shellGroupSize - 1) / shellGroupSize
+	todo := b.shells
+	var results []shellResult // for the cache, parallel to todo
+	if b.cache != nil {
+		todo = b.cache.reuse(b.file, todo)
+		results = make([]shellResult, len(todo))
+	}
+	groups := (len(todo) + shellGroupSize - 1) / shellGroupSize
 	workers := min(runtime.GOMAXPROCS(0), groups)
 	inParallel(workers, func(w int) {
 		for g := w; g < groups; g += workers {
-			parseShellGroup(b.file, b.shells[g*shellGroupSize:min((g+1)*shellGroupSize, len(b.shells))])
+			lo, hi := g*shellGroupSize, min((g+1)*shellGroupSize, len(todo))
+			var recs []shellResult
+			if results != nil {
+				recs = results[lo:hi]
+			}
+			parseShellGroup(b.file, todo[lo:hi], recs)
 		}
 	})
+	if b.cache != nil {
+		b.cache.keep(todo, results)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -18,6 +19,58 @@ import (
 // in groups) and with one CPU and every shell text parsed alone, and requires
 // identical trees and diagnostics.
 func TestParallelMatchesOnePass(t *testing.T) {
+	inputs := parseInputs(t)
+
+	defer func(b, s, p int) { parallelMinBytes, parallelMinSteps = b, s; runtime.GOMAXPROCS(p) }(parallelMinBytes, parallelMinSteps, runtime.GOMAXPROCS(0))
+	parallelMinBytes, parallelMinSteps = 0, 2
+	reads, builds := parallelReads.Load(), parallelBuilds.Load()
+	defer func() {
+		if parallelReads.Load() == reads || parallelBuilds.Load() == builds {
+			t.Error("the parallel paths never ran")
+		}
+	}()
+	for name, src := range inputs {
+		fname := inputFileName(name)
+		runtime.GOMAXPROCS(2)
+		shellGrouping = true
+		par, parDiags := Parse(fname, src)
+		runtime.GOMAXPROCS(1)
+		shellGrouping = false
+		one, oneDiags := Parse(fname, src)
+		shellGrouping = true
+		compareParses(t, name, par, parDiags, one, oneDiags)
+	}
+}
+
+// compareParses fails t when two parses differ in tree, diagnostics or
+// comments.
+func compareParses(t *testing.T, name string, got *ast.File, gotDiags []source.Diagnostic, want *ast.File, wantDiags []source.Diagnostic) {
+	t.Helper()
+	var a, b bytes.Buffer
+	_ = ast.Fprint(&a, got.Src, got)
+	_ = ast.Fprint(&b, want.Src, want)
+	if a.String() != b.String() {
+		t.Errorf("%s: trees differ", name)
+	}
+	if !reflect.DeepEqual(gotDiags, wantDiags) {
+		t.Errorf("%s: diagnostics differ:\n%v\n%v", name, gotDiags, wantDiags)
+	}
+	if !reflect.DeepEqual(got.Comments, want.Comments) {
+		t.Errorf("%s: comments differ", name)
+	}
+}
+
+// inputFileName is the file name to parse an input of parseInputs under.
+func inputFileName(name string) string {
+	if strings.HasSuffix(name, ".json") {
+		return "f.json"
+	}
+	return "f.lobster"
+}
+
+// parseInputs are every golden input, every corpus file and a few texts
+// that exercise the parser's parallel and grouped paths.
+func parseInputs(t *testing.T) map[string][]byte {
 	inputs := map[string][]byte{}
 	goldens, _ := filepath.Glob("../../testdata/golden/*.txtar")
 	for _, g := range goldens {
@@ -41,40 +94,7 @@ func TestParallelMatchesOnePass(t *testing.T) {
 	inputs["many steps with an alias"] = []byte("x: &a echo hi\n" + manySteps(100) + "  - id: last\n    run: *a\n")
 	inputs["shell texts that only parse together"] = []byte("steps:\n  - id: a\n    run: echo \"open\n  - id: b\n    run: close\" $X\n  - id: c\n    run: echo |\n  - id: d\n    run: cat $Y\n  - id: e\n    run: if true; then\n  - id: f\n    run: fi\n  - id: g\n    run: \"echo \\\\\"\n  - id: h\n    run: echo $Z\n")
 	inputs["many steps with an error"] = []byte(manySteps(100) + "  - id: bad\n    run: \"open\n" + manySteps(50)[len("steps:\n"):])
-
-	defer func(b, s, p int) { parallelMinBytes, parallelMinSteps = b, s; runtime.GOMAXPROCS(p) }(parallelMinBytes, parallelMinSteps, runtime.GOMAXPROCS(0))
-	parallelMinBytes, parallelMinSteps = 0, 2
-	reads, builds := parallelReads.Load(), parallelBuilds.Load()
-	defer func() {
-		if parallelReads.Load() == reads || parallelBuilds.Load() == builds {
-			t.Error("the parallel paths never ran")
-		}
-	}()
-	for name, src := range inputs {
-		fname := "f.lobster"
-		if strings.HasSuffix(name, ".json") {
-			fname = "f.json"
-		}
-		runtime.GOMAXPROCS(2)
-		shellGrouping = true
-		par, parDiags := Parse(fname, src)
-		runtime.GOMAXPROCS(1)
-		shellGrouping = false
-		one, oneDiags := Parse(fname, src)
-		shellGrouping = true
-		var a, b bytes.Buffer
-		_ = ast.Fprint(&a, par.Src, par)
-		_ = ast.Fprint(&b, one.Src, one)
-		if a.String() != b.String() {
-			t.Errorf("%s: trees differ", name)
-		}
-		if !reflect.DeepEqual(parDiags, oneDiags) {
-			t.Errorf("%s: diagnostics differ:\n%v\n%v", name, parDiags, oneDiags)
-		}
-		if !reflect.DeepEqual(par.Comments, one.Comments) {
-			t.Errorf("%s: comments differ", name)
-		}
-	}
+	return inputs
 }
 
 func manySteps(n int) string {

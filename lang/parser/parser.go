@@ -34,6 +34,10 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // file is never nil; the diagnostics are sorted. The tree's strings share
 // src's memory: the caller must not modify src afterwards.
 func Parse(filename string, src []byte) (file *ast.File, diags []source.Diagnostic) {
+	return parse(filename, src, nil)
+}
+
+func parse(filename string, src []byte, cache *Cache) (file *ast.File, diags []source.Diagnostic) {
 	f := source.NewFile(filename, src)
 	file = &ast.File{Src: f, JSON: strings.EqualFold(filepath.Ext(filename), ".json")}
 	file.Span = source.Span{End: len(src)}
@@ -66,7 +70,7 @@ func Parse(filename string, src []byte) (file *ast.File, diags []source.Diagnost
 	}
 	diags = append(diags, r.diags...)
 
-	b := &builder{file: f, budget: aliasBudget}
+	b := &builder{file: f, budget: aliasBudget, cache: cache}
 	if m, ok := doc.(*ast.Mapping); ok {
 		file.Workflow = b.workflow(m)
 		file.Doc = file.Workflow

@@ -86,6 +86,12 @@ type shellTok struct {
 
 // parseShell parses the decoded text of a run/command string scalar.
 func parseShell(f *source.File, s *ast.Scalar) *ast.Shell {
+	return parseShellRecord(f, s, nil)
+}
+
+// parseShellRecord is parseShell, also filling rec (when not nil) for a
+// Cache.
+func parseShellRecord(f *source.File, s *ast.Scalar, rec *shellResult) *ast.Shell {
 	sh := &ast.Shell{Scalar: s}
 	if f == nil || s == nil {
 		return sh
@@ -105,7 +111,8 @@ func parseShell(f *source.File, s *ast.Scalar) *ast.Shell {
 		sc.text = text
 		syntax.Walk(file, sc.visit)
 	}
-	sh.Vars = shellVars(f, s, sc.toks, sc.spans)
+	sh.Vars = shellVars(f, s, sc.toks, sc.spans) // sorts sc.toks
+	record(rec, sc.toks, err)
 	return sh
 }
 

@@ -27,18 +27,23 @@ const shellGroupSize = 32
 // shellGrouping can be turned off by tests, to compare with texts parsed alone.
 var shellGrouping = true
 
-// parseShellGroup parses the shell texts of group into their nodes.
-func parseShellGroup(f *source.File, group []*ast.Shell) {
-	if !shellGrouping || len(group) < 2 || !parseJoined(f, group) {
-		for _, sh := range group {
-			*sh = *parseShell(f, sh.Scalar)
+// parseShellGroup parses the shell texts of group into their nodes, and
+// fills recs (parallel to group; nil when not recording) for a Cache.
+func parseShellGroup(f *source.File, group []*ast.Shell, recs []shellResult) {
+	if !shellGrouping || len(group) < 2 || !parseJoined(f, group, recs) {
+		for i, sh := range group {
+			var rec *shellResult
+			if recs != nil {
+				rec = &recs[i]
+			}
+			*sh = *parseShellRecord(f, sh.Scalar, rec)
 		}
 	}
 }
 
 // parseJoined parses the texts of group as one text and reports whether the
 // result could be split back; on false the nodes are left as they were.
-func parseJoined(f *source.File, group []*ast.Shell) bool {
+func parseJoined(f *source.File, group []*ast.Shell, recs []shellResult) bool {
 	type part struct {
 		base  int
 		refs  []ast.Ref
@@ -110,6 +115,9 @@ func parseJoined(f *source.File, group []*ast.Shell) bool {
 			mine[j].end -= p.base
 			mine[j].nameStart -= p.base
 			mine[j].nameEnd -= p.base
+		}
+		if recs != nil {
+			record(&recs[i], mine, nil)
 		}
 		s := sh.Scalar
 		n := len(mine)
