@@ -93,7 +93,7 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	data, err := json.Marshal(msg)
+	data, err := encodeMessage(msg)
 	if err != nil {
 		return 0, fmt.Errorf("marshaling message: %w", err)
 	}
@@ -109,3 +109,39 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 
 // Close closes the underlying connection.
 func (s *stream) Close() error { return s.rwc.Close() }
+
+// encodeMessage is the JSON text of msg. A notification or a successful
+// response is written around its params or result as they are: jsonrpc2
+// has just encoded them, and json.Marshal(msg) would scan them twice more to
+// compact and check them (the diagnostics of a large file are a megabyte).
+func encodeMessage(msg jsonrpc2.Message) ([]byte, error) {
+	var head, body []byte
+	var tail string
+	switch m := msg.(type) {
+	case *jsonrpc2.Notification:
+		method, err := json.Marshal(m.Method())
+		if err != nil {
+			return nil, err
+		}
+		head = append(append([]byte(`{"jsonrpc":"2.0","method":`), method...), `,"params":`...)
+		body, tail = m.Params(), "}"
+	case *jsonrpc2.Response:
+		if m.Err() != nil {
+			return m.MarshalJSON()
+		}
+		rid := m.ID()
+		id, err := json.Marshal(&rid) // ID's MarshalJSON has a pointer receiver
+		if err != nil {
+			return nil, err
+		}
+		head = []byte(`{"jsonrpc":"2.0","result":`)
+		body, tail = m.Result(), `,"id":`+string(id)+"}"
+	default:
+		return json.Marshal(msg)
+	}
+	if len(body) == 0 {
+		body = []byte("null")
+	}
+	out := make([]byte, 0, len(head)+len(body)+len(tail))
+	return append(append(append(out, head...), body...), tail...), nil
+}

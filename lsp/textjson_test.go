@@ -1,0 +1,86 @@
+package lsp
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+// textJSONSamples are params of didOpen and didChange that the fast reader
+// must decode exactly as encoding/json does, and some it must hand over.
+var textJSONSamples = []string{
+	`{"textDocument":{"uri":"file:///a.lobster","version":3},"contentChanges":[{"text":"steps:\n  - id: a\n    run: echo \"hi\" \\ \t\u00e9\ud83d\ude00 \u2028"}]}`,
+	`{"contentChanges":[{"range":{"start":{"line":1,"character":2},"end":{"line":1,"character":4}},"rangeLength":2,"text":"x"},{"range":null,"text":"whole"}],"textDocument":{"version":7,"uri":"file:///b%20c.lobster"}}`,
+	`{"textDocument":{"uri":"file:///a","version":1,"extra":[1,{"x":"}"}]},"contentChanges":[]}`,
+	`{"textDocument":{"uri":"file:///a","version":1},"contentChanges":[{"text":"a"}],"textDocument":{"uri":"file:///last","version":2}}`,
+	`{"textDocument":{"uri":"file:///a","languageId":"lobster","version":2,"text":"name: x\r\nsteps: []\n"}}`,
+	`{"textDocument":{"uri":"file:///a","version":2.5},"contentChanges":[]}`,
+	`{"textDocument":{"uri":"file:///a","version":99999999999},"contentChanges":[]}`,
+	`{"textDocument":{"uri":"file:///a","version":1},"contentChanges":[{"text":"lone \ud800 surrogate"}]}`,
+	"{\"textDocument\":{\"uri\":\"file:///a\",\"version\":1},\"contentChanges\":[{\"text\":\"bad \xff byte\"}]}",
+	`{"textDocument":{"uri":"file:///a","version":1},"contentChanges":[{"text":5}]}`,
+	`{"textDocument":{"uri":"file:///a","version":1},"contentChanges":{"text":"x"}}`,
+	`{"textDocument":{"uri":"file:///a","version":1},"contentChanges":[{"text":"unterminated}]}`,
+	`[1,2]`,
+	`null`,
+	``,
+}
+
+func TestFastTextJSONMatchesEncodingJSON(t *testing.T) {
+	samples := append([]string(nil), textJSONSamples...)
+	if src, err := os.ReadFile("../examples/deploy.lobster"); err == nil {
+		d, _ := json.Marshal(map[string]any{"textDocument": map[string]any{"uri": "file:///d", "version": 4, "text": string(src)}, "contentChanges": []any{map[string]any{"text": string(src)}}})
+		samples = append(samples, string(d))
+	}
+	for _, s := range samples {
+		compareTextJSON(t, []byte(s))
+	}
+}
+
+// TestFastTextJSONIsUsed fails when the fast reader hands over what it
+// should read itself.
+func TestFastTextJSONIsUsed(t *testing.T) {
+	var p didChangeParams
+	if err := fastDidChange([]byte(textJSONSamples[0]), &p); err != nil {
+		t.Errorf("fastDidChange: %v", err)
+	}
+	var o protocol.DidOpenTextDocumentParams
+	if err := fastDidOpen([]byte(textJSONSamples[4]), &o); err != nil {
+		t.Errorf("fastDidOpen: %v", err)
+	}
+	if !strings.HasPrefix(p.ContentChanges[0].Text, "steps:\n") || o.TextDocument.Text != "name: x\r\nsteps: []\n" {
+		t.Errorf("decoded %q and %q", p.ContentChanges[0].Text, o.TextDocument.Text)
+	}
+}
+
+func compareTextJSON(t *testing.T, raw []byte) {
+	t.Helper()
+	var wantChange didChangeParams
+	errChange := json.Unmarshal(raw, &wantChange)
+	gotChange, err := decodeDidChange(raw)
+	if (err == nil) != (errChange == nil) || err == nil && !reflect.DeepEqual(gotChange, wantChange) {
+		t.Errorf("didChange %q:\n got %+v, %v\nwant %+v, %v", raw, gotChange, err, wantChange, errChange)
+	}
+	var wantOpen protocol.DidOpenTextDocumentParams
+	errOpen := json.Unmarshal(raw, &wantOpen)
+	gotOpen, err := decodeDidOpen(raw)
+	if (err == nil) != (errOpen == nil) || err == nil && !reflect.DeepEqual(gotOpen, wantOpen) {
+		t.Errorf("didOpen %q:\n got %+v, %v\nwant %+v, %v", raw, gotOpen, err, wantOpen, errOpen)
+	}
+}
+
+func FuzzFastTextJSON(f *testing.F) {
+	for _, s := range textJSONSamples {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if !json.Valid(raw) {
+			return // params reach the decoders only after jsonrpc2 decoded the message
+		}
+		compareTextJSON(t, raw)
+	})
+}
