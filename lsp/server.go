@@ -51,7 +51,9 @@ const DefaultDebounce = 0
 // decides the exit code of the process (0 after shutdown, else 1).
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (shutdown bool) {
 	s := NewServer(opts)
-	conn := jsonrpc2.NewConn(newStream(rwc, s.log))
+	st := newStream(rwc, s.log)
+	st.shortcut = s.documentFrame
+	conn := jsonrpc2.NewConn(st)
 	s.conn = conn
 	conn.Go(ctx, s.Handle)
 	select {

@@ -26,6 +26,10 @@ type stream struct {
 	in  *bufio.Reader
 	log *log.Logger
 	mu  sync.Mutex // serialises writes
+	// shortcut, when set, may handle a frame itself before jsonrpc2
+	// decodes it, and reports whether it did. It runs on the reading
+	// goroutine, so it keeps the order of messages.
+	shortcut func(ctx context.Context, frame []byte) bool
 }
 
 func newStream(rwc io.ReadWriteCloser, logger *log.Logger) *stream {
@@ -43,6 +47,9 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		total += n
 		if err != nil {
 			return nil, total, err
+		}
+		if s.shortcut != nil && s.shortcut(ctx, data) {
+			continue
 		}
 		msg, err := jsonrpc2.DecodeMessage(data)
 		if err != nil {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -20,6 +21,34 @@ import (
 // UTF-8, which encoding/json would repair) is decoded by encoding/json
 // instead, so the result is always what encoding/json gives. The params are
 // valid JSON: jsonrpc2 has decoded the message they came in.
+
+// documentFrame handles a didOpen or didChange notification straight from
+// its frame (see stream.shortcut) and reports whether it did: jsonrpc2
+// would scan the whole text to hand its params over as raw JSON, only for
+// them to be scanned again here. Anything else, or a frame the fast reader
+// does not take, goes the usual way.
+func (s *Server) documentFrame(ctx context.Context, frame []byte) bool {
+	var method, params []byte
+	ok, isCall := true, false
+	jsonparser.EachKey(frame, func(i int, value []byte, t jsonparser.ValueType, err error) {
+		switch {
+		case err != nil:
+			ok = false
+		case i == 0 && t == jsonparser.String:
+			method = value
+		case i == 1:
+			isCall = true
+		case i == 2 && t == jsonparser.Object:
+			params = value
+		}
+	}, []string{"method"}, []string{"id"}, []string{"params"})
+	m := string(method)
+	if !ok || isCall || params == nil || m != "textDocument/didChange" && m != "textDocument/didOpen" {
+		return false
+	}
+	s.notification(ctx, m, params)
+	return true
+}
 
 // decodeDidChange decodes textDocument/didChange params.
 func decodeDidChange(raw []byte) (didChangeParams, error) {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"reflect"
@@ -83,4 +84,38 @@ func FuzzFastTextJSON(f *testing.F) {
 		}
 		compareTextJSON(t, raw)
 	})
+}
+
+// TestDocumentFrame: the shortcut takes didOpen and didChange notifications
+// and nothing else.
+func TestDocumentFrame(t *testing.T) {
+	s := NewServer(Options{})
+	s.initialized = true
+	taken := []string{
+		`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///w.lobster","version":1,"text":"steps: []\n"}}}`,
+		`{"params":{"textDocument":{"uri":"file:///w.lobster","version":2},"contentChanges":[{"text":"name: x\nsteps: []\n"}]},"method":"textDocument/didChange","jsonrpc":"2.0"}`,
+	}
+	left := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"textDocument/didChange","params":{}}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didSave","params":{"textDocument":{"uri":"file:///w.lobster"}}}`,
+		`{"jsonrpc":"2.0","method":"textDocument\/didChange","params":{}}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didChange","params":[]}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didChange"}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"x":"unterminated`,
+		`not json`,
+	}
+	for _, f := range taken {
+		if !s.documentFrame(context.Background(), []byte(f)) {
+			t.Errorf("documentFrame left %s", f)
+		}
+	}
+	if doc := s.snapshot("file:///w.lobster"); doc == nil || doc.version != 2 || string(doc.text) != "name: x\nsteps: []\n" {
+		t.Errorf("after the frames the document is %+v", doc)
+	}
+	for _, f := range left {
+		if s.documentFrame(context.Background(), []byte(f)) {
+			t.Errorf("documentFrame took %s", f)
+		}
+	}
+	s.stop()
 }
