@@ -213,6 +213,7 @@ func resume(ctx context.Context, store *state.Store, key string, flags resumeFla
 		}
 		return envelope.Result{}, fmt.Errorf("workflow file %s could not be loaded", rs.Saved.FilePath)
 	}
+	stepsOnOneCore()
 	return engine.Run(ctx, file, engine.Options{
 		Env: os.Environ(), Stderr: out.stderr, Force: force,
 		FilePath: rs.Saved.FilePath, StateDir: store.Dir,
