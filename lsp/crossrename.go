@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -13,12 +14,13 @@ import (
 	"github.com/lobsterdev/lobster/lang/ast"
 )
 
-// This file renames an arg across files: the arg of a child workflow is
-// also the key of the workflow_args of every step that runs the child.
-// Renaming the arg in the child renames those keys in the open documents;
-// renaming such a key renames the child's arg (in the child's editor
-// buffer when it is open, else in the file) and the keys of the other open
-// callers.
+// This file finds and renames an arg across files: the arg of a child
+// workflow is also the key of the workflow_args of every step that runs the
+// child. Renaming the arg in the child renames those keys in the callers
+// (the open documents and the workflow files of the workspace, see
+// callerDocuments); renaming such a key renames the child's arg (in the
+// child's editor buffer when it is open, else in the file) and the keys of
+// the other callers. References of either are all of these.
 
 // workflowArgKey reports whether t is a key of the workflow_args of a
 // workflow: step, and returns the step and the workflow_args field.
@@ -99,8 +101,8 @@ func (s *Server) documentAt(path string) (*snapshot, error) {
 }
 
 // renameArg renames an arg of doc: its spellings in doc, and the
-// workflow_args keys of the open documents that run doc.
-func (s *Server) renameArg(doc *snapshot, t target, name string) (any, error) {
+// workflow_args keys of the callers that run doc.
+func (s *Server) renameArg(ctx context.Context, doc *snapshot, t target, name string) (any, error) {
 	an := doc.analysis()
 	if an.info().ArgBy[name] != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "an arg named %q exists already", name)
@@ -115,7 +117,7 @@ func (s *Server) renameArg(doc *snapshot, t target, name string) (any, error) {
 		old = t.arg.Name()
 	}
 	if t.arg != nil && doc.path != "" {
-		if err := s.callerEdits(doc, doc.path, old, name, changes); err != nil {
+		if err := s.callerEdits(ctx, doc, doc.path, old, name, changes); err != nil {
 			return nil, err
 		}
 	}
@@ -123,9 +125,9 @@ func (s *Server) renameArg(doc *snapshot, t target, name string) (any, error) {
 }
 
 // renameWorkflowArgKey renames a workflow_args key: the child's arg with
-// its spellings and the keys of every open caller of the child; only the
-// key itself when the child declares no such arg.
-func (s *Server) renameWorkflowArgKey(doc *snapshot, t target, name string) (any, error) {
+// its spellings and the keys of every caller of the child; only the key
+// itself when the child declares no such arg.
+func (s *Server) renameWorkflowArgKey(ctx context.Context, doc *snapshot, t target, name string) (any, error) {
 	c, err := s.childArgOf(doc, t)
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
@@ -147,26 +149,17 @@ func (s *Server) renameWorkflowArgKey(doc *snapshot, t target, name string) (any
 		return nil, err
 	}
 	changes := map[protocol.DocumentURI][]protocol.TextEdit{c.uri: edits}
-	if err := s.callerEdits(doc, c.path, t.name, name, changes); err != nil {
+	if err := s.callerEdits(ctx, doc, c.path, t.name, name, changes); err != nil {
 		return nil, err
 	}
 	return &protocol.WorkspaceEdit{Changes: changes}, nil
 }
 
 // callerEdits adds to changes the renames of the workflow_args key old in
-// every open document with a workflow: step that runs the file childPath.
-// The document of the request is read as the request saw it (self).
-func (s *Server) callerEdits(self *snapshot, childPath, old, name string, changes map[protocol.DocumentURI][]protocol.TextEdit) error {
-	s.mu.Lock()
-	docs := make([]*snapshot, 0, len(s.docs)+1)
-	docs = append(docs, self)
-	for u, d := range s.docs {
-		if u != self.uri {
-			docs = append(docs, d)
-		}
-	}
-	s.mu.Unlock()
-	for _, d := range docs {
+// every document with a workflow: step that runs the file childPath (see
+// callerDocuments).
+func (s *Server) callerEdits(ctx context.Context, self *snapshot, childPath, old, name string, changes map[protocol.DocumentURI][]protocol.TextEdit) error {
+	for _, d := range s.callerDocuments(ctx, self) {
 		if d.path == "" {
 			continue
 		}
@@ -189,6 +182,50 @@ func (s *Server) callerEdits(self *snapshot, childPath, old, name string, change
 		})
 	}
 	return nil
+}
+
+// crossFileReferences are the references of t in other files. For an arg:
+// the workflow_args keys that pass it to this file. For a workflow_args
+// key: the child's arg (its declaration when includeDecl) with its
+// spellings, and that key in every caller of the child, this one included.
+func (s *Server) crossFileReferences(ctx context.Context, doc *snapshot, t target, includeDecl bool) []protocol.Location {
+	an := doc.analysis()
+	var out []protocol.Location
+	var childPath, name string
+	switch {
+	case (t.kind == argDecl || t.kind == argRef || t.kind == argEnv) && t.arg != nil:
+		if doc.path == "" {
+			return nil
+		}
+		childPath, name = doc.path, t.arg.Name()
+	default:
+		if _, _, ok := an.workflowArgKey(t); !ok {
+			return nil
+		}
+		c, err := s.childArgOf(doc, t)
+		if err != nil {
+			return nil
+		}
+		childPath, name = c.path, t.name
+		if c.arg != nil {
+			for _, o := range c.an.occurrences(target{kind: argDecl, name: name, arg: c.arg}) {
+				if !o.decl || includeDecl {
+					out = append(out, protocol.Location{URI: c.uri, Range: c.an.m.Range(o.span)})
+				}
+			}
+		}
+	}
+	for _, d := range s.callerDocuments(ctx, doc) {
+		dan := d.analysis()
+		for _, obj := range callsOf(dan, d, childPath) {
+			for _, f := range obj.Fields {
+				if f.Name() == name {
+					out = append(out, protocol.Location{URI: d.uri, Range: dan.m.Range(textSpan(f.Key))})
+				}
+			}
+		}
+	}
+	return out
 }
 
 // callsOf lists the workflow_args mappings of the steps of a document that

@@ -108,10 +108,38 @@ func start(t *testing.T) *client {
 func startWith(t *testing.T, caps map[string]any) *client {
 	t.Helper()
 	c := newClient(t, Options{})
-	var res map[string]any
-	c.call("initialize", map[string]any{"processId": 1, "rootUri": nil, "capabilities": caps}, &res)
-	c.notify("initialized", map[string]any{})
+	c.initialize(caps, nil)
 	return c
+}
+
+// startInWorkspace starts a server whose workspace folder is the client's
+// directory.
+func startInWorkspace(t *testing.T) *client {
+	t.Helper()
+	c := newClient(t, Options{})
+	c.initialize(map[string]any{}, []any{map[string]any{"uri": string(uri.File(c.dir)), "name": "w"}})
+	return c
+}
+
+// initialize initializes the server with caps and workspace folders.
+func (c *client) initialize(caps map[string]any, folders []any) {
+	c.t.Helper()
+	var res map[string]any
+	c.call("initialize", map[string]any{"processId": 1, "rootUri": nil, "capabilities": caps, "workspaceFolders": folders}, &res)
+	c.notify("initialized", map[string]any{})
+}
+
+// write writes a file of the client's directory without opening it.
+func (c *client) write(name, text string) protocol.DocumentURI {
+	c.t.Helper()
+	p := filepath.Join(c.dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+		c.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+		c.t.Fatal(err)
+	}
+	return uri.File(p)
 }
 
 // call sends a request and fails the test on an error reply.

@@ -43,6 +43,7 @@ type initOptions struct {
 
 func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	var p struct {
+		workspaceInit
 		InitializationOptions *initOptions `json:"initializationOptions"`
 		Capabilities          struct {
 			Window struct {
@@ -74,6 +75,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 		}
 	}
 	s.showDocument = p.Capabilities.Window.ShowDocument.Support
+	s.roots = p.roots()
 	s.initialized = true
 	return &initializeResult{
 		Capabilities: serverCapabilities(),

@@ -201,13 +201,14 @@ func references(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessa
 		return nil, err
 	}
 	locs := []protocol.Location{}
-	for _, o := range an.occurrences(an.targetAt(off)) {
+	t := an.targetAt(off)
+	for _, o := range an.occurrences(t) {
 		if o.decl && !p.Context.IncludeDeclaration {
 			continue
 		}
 		locs = append(locs, protocol.Location{URI: doc.uri, Range: an.m.Range(o.span)})
 	}
-	return locs, nil
+	return append(locs, s.crossFileReferences(ctx, doc, t, p.Context.IncludeDeclaration)...), nil
 }
 
 func documentHighlight(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) (any, error) {
@@ -290,7 +291,7 @@ func rename(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) 
 		if !isRefName(name) {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q cannot be referred to: use letters, digits, '_' and '-'", name)
 		}
-		return s.renameWorkflowArgKey(doc, t, name)
+		return s.renameWorkflowArgKey(ctx, doc, t, name)
 	}
 	if !isRefName(name) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q cannot be referred to: use letters, digits, '_' and '-'", name)
@@ -306,7 +307,7 @@ func rename(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) 
 		}
 		return &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{doc.uri: edits}}, nil
 	}
-	return s.renameArg(doc, t, name)
+	return s.renameArg(ctx, doc, t, name)
 }
 
 // renameEdits are the edits that rename the symbol of t in the document.

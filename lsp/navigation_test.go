@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"errors"
 	"maps"
 	"os"
@@ -330,5 +331,56 @@ func TestRenameWorkflowArgKeyRefused(t *testing.T) {
 	// A value inside workflow_args is no key of it.
 	if err := c.callErr("textDocument/prepareRename", docPos(p1, at(t, renP1, "region: us", 1, 9)), &r); err == nil {
 		t.Errorf("prepareRename on a value: %v", r)
+	}
+}
+
+// TestCallersInTheWorkspace: the callers of a child that are not open are
+// found under the workspace folder, for rename and for references, from
+// the child's arg and from a workflow_args key.
+func TestCallersInTheWorkspace(t *testing.T) {
+	c := startInWorkspace(t)
+	child := c.open("child.lobster", renChild)
+	p1 := c.write("p1.lobster", renP1)
+	p2 := c.write("sub/p2.lobster.yml", renP2)
+	c.write("other.lobster", renOtherC)
+	other := c.write("other-caller.lobster", renOther)
+	c.write("node_modules/x/p3.lobster", renP1) // not searched
+	c.write(".hidden/p4.lobster", renP1)        // not searched
+
+	var we protocol.WorkspaceEdit
+	params := docPos(child, at(t, renChild, "${region}", 1, 3))
+	params["newName"] = "zone"
+	c.call("textDocument/rename", params, &we)
+	if len(we.Changes) != 3 || we.Changes[other] != nil {
+		t.Errorf("documents changed: %v", slices.Collect(maps.Keys(we.Changes)))
+	}
+	for _, tt := range []struct {
+		u          protocol.DocumentURI
+		text, want string
+	}{{child, renChild, renChildWant}, {p1, renP1, renP1Want}, {p2, renP2, renP2Want}} {
+		if got := applyEdits(t, tt.text, we.Changes[tt.u]); got != tt.want {
+			t.Errorf("%s after rename:\n%s\nwant:\n%s", tt.u, got, tt.want)
+		}
+	}
+
+	locations := func(u protocol.DocumentURI, text, near string, includeDecl bool) []string {
+		params := docPos(u, at(t, text, near, 1, 3))
+		params["context"] = map[string]any{"includeDeclaration": includeDecl}
+		var locs []protocol.Location
+		c.call("textDocument/references", params, &locs)
+		var out []string
+		for _, l := range locs {
+			out = append(out, fmt.Sprintf("%s:%d:%d", filepath.Base(string(l.URI)), l.Range.Start.Line, l.Range.Start.Character))
+		}
+		slices.Sort(out)
+		return out
+	}
+	want := []string{"child.lobster:1:2", "child.lobster:6:16", "child.lobster:6:37", "p1.lobster:4:6", "p1.lobster:8:20", "p2.lobster.yml:4:6"}
+	if got := locations(child, renChild, "${region}", true); !slices.Equal(got, want) {
+		t.Errorf("references of the child's arg: %v, want %v", got, want)
+	}
+	c.open("p1.lobster", renP1)
+	if got := locations(p1, renP1, "{region", false); !slices.Equal(got, slices.Delete(slices.Clone(want), 0, 1)) {
+		t.Errorf("references of a workflow_args key: %v, want %v", got, want[1:])
 	}
 }

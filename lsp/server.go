@@ -80,7 +80,8 @@ type Server struct {
 	lastGood    map[protocol.DocumentURI]*recovered // names of the last checked version that was valid YAML
 	pending     map[jsonrpc2.ID]context.CancelFunc
 
-	showDocument bool   // the client can open documents (window/showDocument)
+	showDocument bool     // the client can open documents (window/showDocument)
+	roots        []string // the workspace folders' paths (see callerDocuments)
 	tmp          string // a temporary directory for shown plans, or ""
 
 	publishMu sync.Mutex // orders publications against closes

@@ -1,0 +1,111 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// An arg of a child workflow is also a key of the workflow_args of every
+// step that runs the child, in files that may not be open. References and
+// renames of such an arg read the workflow files under the workspace
+// folders too (the open documents win over their files on disk).
+
+// workspaceFileLimit bounds the workflow files read for one request, so
+// that a workspace opened on a home directory stays responsive.
+const workspaceFileLimit = 2000
+
+// workspaceInit holds the workspace folders of initialize's params.
+type workspaceInit struct {
+	RootURI          string `json:"rootUri"`
+	RootPath         string `json:"rootPath"`
+	WorkspaceFolders []struct {
+		URI string `json:"uri"`
+	} `json:"workspaceFolders"`
+}
+
+// roots are the local paths of the workspace folders, or of the root when
+// the client sends no folders.
+func (w workspaceInit) roots() []string {
+	var out []string
+	for _, f := range w.WorkspaceFolders {
+		if p := uriPath(f.URI); p != "" {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		if p := uriPath(w.RootURI); p != "" {
+			out = append(out, p)
+		} else if w.RootPath != "" {
+			out = append(out, w.RootPath)
+		}
+	}
+	return out
+}
+
+// isWorkflowFileName reports whether a file name is one the editor
+// extension opens as a workflow file.
+func isWorkflowFileName(name string) bool {
+	for _, ext := range []string{".lobster", ".lobster.yml", ".lobster.yaml"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// callerDocuments are the documents that may run another workflow file:
+// self (as the request saw it), the other open documents, and the workflow
+// files under the workspace folders that are not open and mention a
+// workflow: key. Each is read as its editor buffer when open.
+func (s *Server) callerDocuments(ctx context.Context, self *snapshot) []*snapshot {
+	s.mu.Lock()
+	docs := []*snapshot{self}
+	open := map[string]bool{}
+	if self.path != "" {
+		open[filepath.Clean(self.path)] = true
+	}
+	for u, d := range s.docs {
+		if u != self.uri {
+			docs = append(docs, d)
+		}
+		if d.path != "" {
+			open[filepath.Clean(d.path)] = true
+		}
+	}
+	roots := s.roots
+	s.mu.Unlock()
+	read := 0
+	for _, root := range roots {
+		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			switch {
+			case ctx.Err() != nil || read >= workspaceFileLimit:
+				return filepath.SkipAll
+			case err != nil:
+				return nil
+			case d.IsDir():
+				if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+					return filepath.SkipDir
+				}
+				return nil
+			case !d.Type().IsRegular() || !isWorkflowFileName(d.Name()) || open[filepath.Clean(path)]:
+				return nil
+			}
+			read++
+			text, err := s.readFile(path)
+			if err != nil || !bytes.Contains(text, []byte("workflow")) {
+				return nil
+			}
+			snap := newSnapshot(protocol.DocumentURI(uri.File(path)), 0, text)
+			snap.read = s.readFile
+			docs = append(docs, snap)
+			return nil
+		})
+	}
+	return docs
+}
