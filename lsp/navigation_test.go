@@ -1,8 +1,8 @@
 package lsp
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"

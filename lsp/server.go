@@ -82,7 +82,7 @@ type Server struct {
 
 	showDocument bool     // the client can open documents (window/showDocument)
 	roots        []string // the workspace folders' paths (see callerDocuments)
-	tmp          string // a temporary directory for shown plans, or ""
+	tmp          string   // a temporary directory for shown plans, or ""
 
 	publishMu sync.Mutex // orders publications against closes
 	exit      chan struct{}
