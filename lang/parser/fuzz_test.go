@@ -15,7 +15,7 @@ import (
 
 // FuzzParse checks that Parse never panics, that every range lies in the
 // file with children inside their parents, that token ranges spell their
-// tokens, and that parsing is deterministic. Seeds: every golden input and
+// tokens, and that parsing is deterministic, with and without a Cache. Seeds: every golden input and
 // every corpus file.
 func FuzzParse(f *testing.F) {
 	goldens, _ := filepath.Glob("../../testdata/golden/*.txtar")
@@ -54,6 +54,16 @@ func FuzzParse(f *testing.F) {
 		_ = ast.Fprint(&b, file2.Src, file2)
 		if a.String() != b.String() || !reflect.DeepEqual(diags, diags2) {
 			t.Error("two parses differ")
+		}
+		// Through a cache, cold and then warm, the same again.
+		cache := NewCache()
+		for _, pass := range []string{"cold", "warm"} {
+			file3, diags3 := ParseCached(name, src, cache)
+			var c bytes.Buffer
+			_ = ast.Fprint(&c, file3.Src, file3)
+			if a.String() != c.String() || !reflect.DeepEqual(diags, diags3) {
+				t.Errorf("a parse through a %s cache differs", pass)
+			}
 		}
 	})
 }
