@@ -15,8 +15,8 @@ import (
 
 // FuzzParse checks that Parse never panics, that every range lies in the
 // file with children inside their parents, that token ranges spell their
-// tokens, and that parsing is deterministic, with and without a Cache. Seeds: every golden input and
-// every corpus file.
+// tokens, and that parsing is deterministic, with and without a Cache.
+// Seeds: every golden input and every corpus file.
 func FuzzParse(f *testing.F) {
 	goldens, _ := filepath.Glob("../../testdata/golden/*.txtar")
 	for _, g := range goldens {
