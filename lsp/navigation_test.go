@@ -231,11 +231,19 @@ func TestRenameChildArgUpdatesCallers(t *testing.T) {
 	params := docPos(child, at(t, renChild, "${region}", 1, 3))
 	params["newName"] = "zone"
 	c.call("textDocument/rename", params, &we)
-	if len(we.Changes) != 3 || we.Changes[other] != nil {
-		t.Errorf("documents changed: %v", slices.Collect(maps.Keys(we.Changes)))
-	}
 	if got := we.Changes[p1]; len(got) != 2 || got[0].Range != rng(4, 6, 4, 12) || got[1].Range != rng(8, 20, 8, 26) {
 		t.Errorf("edits of p1: %+v", got)
+	}
+	checkRenamedCallers(t, we, child, p1, p2, other)
+}
+
+// checkRenamedCallers checks the workspace edit of renaming region to zone
+// in the files of openRenameFiles: the child and the two callers change,
+// the caller of another file does not.
+func checkRenamedCallers(t *testing.T, we protocol.WorkspaceEdit, child, p1, p2, other protocol.DocumentURI) {
+	t.Helper()
+	if len(we.Changes) != 3 || we.Changes[other] != nil {
+		t.Errorf("documents changed: %v", slices.Collect(maps.Keys(we.Changes)))
 	}
 	for _, tt := range []struct {
 		u          protocol.DocumentURI
@@ -264,17 +272,7 @@ func TestRenameWorkflowArgKey(t *testing.T) {
 	params := docPos(p2, pos)
 	params["newName"] = "zone"
 	c.call("textDocument/rename", params, &we)
-	if len(we.Changes) != 3 || we.Changes[other] != nil {
-		t.Errorf("documents changed: %v", slices.Collect(maps.Keys(we.Changes)))
-	}
-	for _, tt := range []struct {
-		u          protocol.DocumentURI
-		text, want string
-	}{{childURI, renChild, renChildWant}, {p1, renP1, renP1Want}, {p2, renP2, renP2Want}} {
-		if got := applyEdits(t, tt.text, we.Changes[tt.u]); got != tt.want {
-			t.Errorf("%s after rename:\n%s\nwant:\n%s", tt.u, got, tt.want)
-		}
-	}
+	checkRenamedCallers(t, we, childURI, p1, p2, other)
 }
 
 // TestRenameWorkflowArgKeyOpenChild edits the child's editor buffer, which
@@ -351,17 +349,7 @@ func TestCallersInTheWorkspace(t *testing.T) {
 	params := docPos(child, at(t, renChild, "${region}", 1, 3))
 	params["newName"] = "zone"
 	c.call("textDocument/rename", params, &we)
-	if len(we.Changes) != 3 || we.Changes[other] != nil {
-		t.Errorf("documents changed: %v", slices.Collect(maps.Keys(we.Changes)))
-	}
-	for _, tt := range []struct {
-		u          protocol.DocumentURI
-		text, want string
-	}{{child, renChild, renChildWant}, {p1, renP1, renP1Want}, {p2, renP2, renP2Want}} {
-		if got := applyEdits(t, tt.text, we.Changes[tt.u]); got != tt.want {
-			t.Errorf("%s after rename:\n%s\nwant:\n%s", tt.u, got, tt.want)
-		}
-	}
+	checkRenamedCallers(t, we, child, p1, p2, other)
 
 	locations := func(u protocol.DocumentURI, text, near string, includeDecl bool) []string {
 		params := docPos(u, at(t, text, near, 1, 3))
