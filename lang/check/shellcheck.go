@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,9 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -53,8 +56,9 @@ Suppress a finding with a shellcheck directive in the text ("# shellcheck disabl
 which works inside block scalars), with "# lobster-ignore: shellcheck/SC2086" on the line where
 the finding starts (outside block scalars), or for the whole file with "# lobster-ignore-file:
 shellcheck/SC2086". A .shellcheckrc (or shellcheckrc) in the workflow file's directory or the
-nearest parent that has one is honoured. The code "shellcheck" itself reports that shellcheck
-could not run or did not finish within 10 seconds.`,
+nearest parent that has one is honoured. The scripts go to shellcheck in batches, on every CPU.
+The code "shellcheck" itself reports that shellcheck could not run or did not finish within 10
+seconds; the findings of the batches that did finish are still reported.`,
 	Bad:  "- id: list\n  run: ls $DIR",
 	Good: "- id: list\n  run: ls \"$DIR\"",
 	Run:  runShellcheck,
@@ -164,24 +168,54 @@ func runShellcheck(p *Pass) {
 		}
 		return keys[i].dflt
 	})
+	type batch struct {
+		g        scGroup
+		idx      []int
+		comments []scComment
+		err      error
+	}
+	var batches []*batch
 	for _, g := range keys {
-		idx := groups[g]
-		for len(idx) > 0 {
+		for idx := groups[g]; len(idx) > 0; {
 			n := min(len(idx), scBatch)
-			comments, err := scRun(ctx, bin, dir, g, idx[:n])
-			if err != nil {
-				fail("%v", err)
-				return
-			}
-			for _, c := range comments {
-				k, err := strconv.Atoi(strings.TrimSuffix(filepath.Base(c.File), ".sh"))
-				if err != nil || k < 0 || k >= len(scripts) || c.Code <= 0 {
-					continue // a sourced file, or not a finding
-				}
-				scReport(p, &scripts[k], c)
-			}
+			batches = append(batches, &batch{g: g, idx: idx[:n]})
 			idx = idx[n:]
 		}
+	}
+	// shellcheck uses one core: the batches run on all of them.
+	next := make(chan *batch, len(batches))
+	for _, b := range batches {
+		next <- b
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(runtime.NumCPU(), len(batches)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range next {
+				b.comments, b.err = scRun(ctx, bin, dir, b.g, b.idx)
+			}
+		}()
+	}
+	wg.Wait()
+	// The findings of the batches that finished are kept when others fail.
+	var failed error
+	for _, b := range batches {
+		if b.err != nil {
+			failed = cmp.Or(failed, b.err)
+			continue
+		}
+		for _, c := range b.comments {
+			k, err := strconv.Atoi(strings.TrimSuffix(filepath.Base(c.File), ".sh"))
+			if err != nil || k < 0 || k >= len(scripts) || c.Code <= 0 {
+				continue // a sourced file, or not a finding
+			}
+			scReport(p, &scripts[k], c)
+		}
+	}
+	if failed != nil {
+		fail("%v", failed)
 	}
 }
 

@@ -254,3 +254,35 @@ func TestShellcheckFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestShellcheckBatches: more scripts than one shellcheck process takes run
+// as several batches; when one batch fails, the findings of the others are
+// still reported, with the failure.
+func TestShellcheckBatches(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake shellcheck is a shell script")
+	}
+	bin := filepath.Join(t.TempDir(), "shellcheck")
+	// The batch holding the first script fails; the batch holding the
+	// last script reports a finding on it.
+	script := "#!/bin/sh\nfor a in \"$@\"; do\n  case $a in\n    0.sh) echo boom >&2; exit 3;;\n  esac\ndone\n" +
+		"for a in \"$@\"; do\n  case $a in\n    210.sh) echo '{\"comments\":[{\"file\":\"210.sh\",\"line\":1,\"endLine\":1,\"column\":6,\"endColumn\":8,\"level\":\"warning\",\"code\":2086,\"message\":\"Double quote.\"}]}'; exit 1;;\n  esac\ndone\necho '{\"comments\":[]}'\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var src strings.Builder
+	src.WriteString("steps:\n")
+	for i := range 211 {
+		fmt.Fprintf(&src, "  - id: s%d\n    run: echo $x\n", i)
+	}
+	f, diags := parser.Parse("wf.lobster", []byte(src.String()))
+	got := check.RunWith(f, diags, []*check.Analyzer{check.Shellcheck}, check.Options{Shellcheck: bin})
+	var codes []string
+	for _, d := range got {
+		codes = append(codes, fmt.Sprintf("%s@%d", d.Code, d.Range.Start.Line))
+	}
+	want := []string{"shellcheck@3", "shellcheck/SC2086@423"}
+	if len(got) != 2 || !slices.Equal(codes, want) || !strings.Contains(got[0].Message, "boom") {
+		t.Errorf("got %v (%+v), want %v", codes, got, want)
+	}
+}
