@@ -28,58 +28,48 @@ off, leave it out.`,
 }
 
 func runBooleanFlagFalse(p *Pass) {
-	plEachStage(p.Info, func(st *plStage) {
-		if st.Cmd == nil {
+	plEachSwitch(p.Info, func(st *plStage, f *plFlag) {
+		d, fl := f.Def, f.Flag
+		if f.Freed != nil {
+			if on, ok := plBoolWord(f.Freed.Text); ok && !on && len(st.Pos) > 0 && st.Pos[0] == f.Freed {
+				p.Reportf(ast.SpanOf(fl), "\"--%s %s\": exec --%s takes no value since lobster 2026.9.13, so %q is the program exec runs; leave --%s out to turn it off",
+					fl.Name, f.Freed.Text, fl.Name, f.Freed.Text, fl.Name)
+			}
 			return
 		}
-		for i := range st.Flags {
-			f := &st.Flags[i]
-			d := f.Def
-			if d == nil || d.Type != commands.Bool || f.ValueRef {
-				continue
+		if f.Value == nil || f.Value.Text == "" {
+			return
+		}
+		on, ok := plBoolWord(f.Value.Text)
+		if !ok {
+			return
+		}
+		written := "--" + fl.Name + " " + f.Value.Text
+		if fl.Eq {
+			written = "--" + fl.Name + "=" + f.Value.Text
+		}
+		switch d.Truth {
+		case commands.Truthy:
+			if on {
+				return
 			}
-			fl := f.Flag
-			if f.Freed != nil {
-				if on, ok := plBoolWord(f.Freed.Text); ok && !on && len(st.Pos) > 0 && st.Pos[0] == f.Freed {
-					p.Reportf(ast.SpanOf(fl), "\"--%s %s\": exec --%s takes no value since lobster 2026.9.13, so %q is the program exec runs; leave --%s out to turn it off",
-						fl.Name, f.Freed.Text, fl.Name, f.Freed.Text, fl.Name)
-				}
-				continue
+			diag := p.Finding(ast.SpanOf(fl), "%q turns the flag on: %s reads any non-empty value as true; remove the flag to turn it off", written, st.Name)
+			diag.Fixes = []source.Fix{{Message: fmt.Sprintf("Remove --%s", fl.Name), Edits: []source.Edit{p.Edit(plArgWithSpace(p, ast.SpanOf(fl)), "")}}}
+			p.Report(diag)
+		case commands.Parsed:
+			if l := strings.ToLower(strings.TrimSpace(f.Value.Text)); on || l == "false" || l == "0" || l == "no" {
+				return
 			}
-			if f.Value == nil || f.Value.Text == "" {
-				continue
+			diag := p.Finding(ast.SpanOf(f.Value), "%q turns the flag on: %s reads only false, 0 and no as off; write --%s=false or remove the flag", written, st.Name, fl.Name)
+			diag.Fixes = []source.Fix{{Message: "Write false", Edits: []source.Edit{p.Edit(ast.SpanOf(f.Value), "false")}}}
+			p.Report(diag)
+		case commands.BareOnly:
+			if !on {
+				return
 			}
-			on, ok := plBoolWord(f.Value.Text)
-			if !ok {
-				continue
-			}
-			written := "--" + fl.Name + " " + f.Value.Text
-			if fl.Eq {
-				written = "--" + fl.Name + "=" + f.Value.Text
-			}
-			switch d.Truth {
-			case commands.Truthy:
-				if on {
-					continue
-				}
-				diag := p.Finding(ast.SpanOf(fl), "%q turns the flag on: %s reads any non-empty value as true; remove the flag to turn it off", written, st.Name)
-				diag.Fixes = []source.Fix{{Message: fmt.Sprintf("Remove --%s", fl.Name), Edits: []source.Edit{p.Edit(plArgWithSpace(p, ast.SpanOf(fl)), "")}}}
-				p.Report(diag)
-			case commands.Parsed:
-				if l := strings.ToLower(strings.TrimSpace(f.Value.Text)); on || l == "false" || l == "0" || l == "no" {
-					continue
-				}
-				diag := p.Finding(ast.SpanOf(f.Value), "%q turns the flag on: %s reads only false, 0 and no as off; write --%s=false or remove the flag", written, st.Name, fl.Name)
-				diag.Fixes = []source.Fix{{Message: "Write false", Edits: []source.Edit{p.Edit(ast.SpanOf(f.Value), "false")}}}
-				p.Report(diag)
-			case commands.BareOnly:
-				if !on {
-					continue
-				}
-				diag := p.Finding(ast.SpanOf(fl), "%q leaves the flag off: %s turns --%s on only when it is written bare", written, st.Name, fl.Name)
-				diag.Fixes = []source.Fix{{Message: fmt.Sprintf("Write --%s bare", fl.Name), Edits: []source.Edit{p.Edit(ast.SpanOf(fl), "--"+fl.Name)}}}
-				p.Report(diag)
-			}
+			diag := p.Finding(ast.SpanOf(fl), "%q leaves the flag off: %s turns --%s on only when it is written bare", written, st.Name, fl.Name)
+			diag.Fixes = []source.Fix{{Message: fmt.Sprintf("Write --%s bare", fl.Name), Edits: []source.Edit{p.Edit(ast.SpanOf(fl), "--"+fl.Name)}}}
+			p.Report(diag)
 		}
 	})
 }

@@ -28,39 +28,33 @@ it last.`,
 }
 
 func runFlagSwallowsArgument(p *Pass) {
-	plEachStage(p.Info, func(st *plStage) {
-		if st.Cmd == nil {
+	plEachSwitch(p.Info, func(st *plStage, f *plFlag) {
+		d := f.Def
+		if d.Standalone || f.Flag.Eq || f.Value == nil || f.Value.Text == "" {
 			return
 		}
-		for i := range st.Flags {
-			f := &st.Flags[i]
-			d := f.Def
-			if d == nil || d.Type != commands.Bool || d.Standalone || f.Flag.Eq || f.Value == nil || f.ValueRef || f.Value.Text == "" {
-				continue
-			}
-			if _, isBool := plBoolWord(f.Value.Text); isBool {
-				continue // boolean-flag-false
-			}
-			word := f.Value.Text
-			name := f.Flag.Name
-			if d.Truth == commands.BareOnly {
-				p.Reportf(ast.SpanOf(f.Flag), "\"--%s\" takes the next word %q as its value, and %s turns --%s on only when it is written bare: the flag is off and %q is lost; put --%s last",
-					name, word, st.Name, name, word, name)
-				continue
-			}
-			if !st.Cmd.ReadsPositionals() || st.UsedPositionals() == 0 {
-				continue
-			}
-			var what string
-			if r, ok := plLostRequirement(st, f.Value); ok {
-				what = fmt.Sprintf("so %q is not the %s (the run fails with %q)", word, plPositionalName(st.Cmd), plMessage(r.Error, st.Name, ""))
-			} else {
-				what = fmt.Sprintf("so %s does not get %q as a positional argument", st.Name, word)
-			}
-			d2 := p.Finding(ast.SpanOf(f.Flag), "\"--%s\" takes the next word as its value, %s; write \"--%s=true\" or put --%s last", name, what, name, name)
-			d2.Fixes = []source.Fix{{Message: fmt.Sprintf("Write --%s=true", name), Edits: []source.Edit{p.Edit(source.Span{Start: f.Flag.NameSpan.End, End: f.Flag.NameSpan.End}, "=true")}}}
-			p.Report(d2)
+		if _, isBool := plBoolWord(f.Value.Text); isBool {
+			return // boolean-flag-false
 		}
+		word := f.Value.Text
+		name := f.Flag.Name
+		if d.Truth == commands.BareOnly {
+			p.Reportf(ast.SpanOf(f.Flag), "\"--%s\" takes the next word %q as its value, and %s turns --%s on only when it is written bare: the flag is off and %q is lost; put --%s last",
+				name, word, st.Name, name, word, name)
+			return
+		}
+		if !st.Cmd.ReadsPositionals() || st.UsedPositionals() == 0 {
+			return
+		}
+		var what string
+		if r, ok := plLostRequirement(st, f.Value); ok {
+			what = fmt.Sprintf("so %q is not the %s (the run fails with %q)", word, plPositionalName(st.Cmd), plMessage(r.Error, st.Name, ""))
+		} else {
+			what = fmt.Sprintf("so %s does not get %q as a positional argument", st.Name, word)
+		}
+		d2 := p.Finding(ast.SpanOf(f.Flag), "\"--%s\" takes the next word as its value, %s; write \"--%s=true\" or put --%s last", name, what, name, name)
+		d2.Fixes = []source.Fix{{Message: fmt.Sprintf("Write --%s=true", name), Edits: []source.Edit{p.Edit(source.Span{Start: f.Flag.NameSpan.End, End: f.Flag.NameSpan.End}, "=true")}}}
+		p.Report(d2)
 	})
 }
 

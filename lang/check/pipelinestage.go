@@ -87,6 +87,21 @@ func plEachStage(in *Info, fn func(st *plStage)) {
 	}
 }
 
+// plEachSwitch calls fn for every switch (a Bool flag of a known command)
+// of every stage, but for those whose value is a reference.
+func plEachSwitch(in *Info, fn func(st *plStage, f *plFlag)) {
+	plEachStage(in, func(st *plStage) {
+		if st.Cmd == nil {
+			return
+		}
+		for i := range st.Flags {
+			if f := &st.Flags[i]; f.Def != nil && f.Def.Type == commands.Bool && !f.ValueRef {
+				fn(st, f)
+			}
+		}
+	})
+}
+
 // plReadStage fills st for one stage.
 func plReadStage(st *plStage, si *StepInfo, f *ast.Field, pipe *ast.Pipeline, stage *ast.Stage) {
 	*st = plStage{Step: si, Field: f, Pipe: pipe, Stage: stage, Flags: st.Flags[:0], Pos: st.Pos[:0]}
