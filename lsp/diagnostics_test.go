@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -232,5 +233,39 @@ func TestDiagnosticsStaleCheckStopped(t *testing.T) {
 	}
 	if !strings.Contains(c.logBuf.String(), "version 1 stopped: a newer version arrived") {
 		t.Errorf("log: %s", c.logBuf.String())
+	}
+}
+
+// TestDiagnosticsChildChangedOnDisk: a child workflow that is not open
+// changes on disk; the client reports it (the server asked it to watch
+// workflow files) and the open parent is checked again.
+func TestDiagnosticsChildChangedOnDisk(t *testing.T) {
+	c := newClient(t, Options{})
+	c.initialize(map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}, nil)
+	c.mu.Lock()
+	for !slices.Contains(c.requests, "client/registerCapability") {
+		c.cond.Wait()
+	}
+	c.mu.Unlock()
+	child := c.write("child.lobster", "args:\n  target:\n    default: x\nsteps:\n  - id: c\n    run: echo ${target}\n")
+	parent := c.open("parent.lobster", "steps:\n  - id: p\n    workflow: child.lobster\n    workflow_args:\n      target: prod\n")
+	if p := c.waitVersion(parent, 1); hasCode("workflow-args-undeclared")(p) {
+		t.Fatalf("parent: %v", codes(p.Diagnostics))
+	}
+	c.write("child.lobster", "steps:\n  - id: c\n    run: echo hi\n")
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": child, "type": 2}}})
+	c.waitDiags(parent, hasCode("workflow-args-undeclared"))
+}
+
+// TestNoWatchWithoutDynamicRegistration: a client that cannot register
+// watchers is not asked to.
+func TestNoWatchWithoutDynamicRegistration(t *testing.T) {
+	c := start(t)
+	u := c.open("a.lobster", "steps: []\n")
+	c.waitVersion(u, 1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.requests) != 0 {
+		t.Errorf("the server sent %v", c.requests)
 	}
 }

@@ -26,10 +26,11 @@ type client struct {
 	dir     string
 	version map[protocol.DocumentURI]int32
 
-	mu    sync.Mutex
-	diags map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
-	shown []string // the URIs of window/showDocument requests
-	cond  *sync.Cond
+	mu       sync.Mutex
+	diags    map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
+	shown    []string // the URIs of window/showDocument requests
+	requests []string // the methods of the server's requests, in order
+	cond     *sync.Cond
 }
 
 type syncBuffer struct {
@@ -77,6 +78,12 @@ func newClient(t *testing.T, opts Options) *client {
 			}
 			c.mu.Lock()
 			c.diags[p.URI] = append(c.diags[p.URI], p)
+			c.cond.Broadcast()
+			c.mu.Unlock()
+		}
+		if _, isCall := req.(*jsonrpc2.Call); isCall {
+			c.mu.Lock()
+			c.requests = append(c.requests, req.Method())
 			c.cond.Broadcast()
 			c.mu.Unlock()
 		}

@@ -46,6 +46,11 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 		workspaceInit
 		InitializationOptions *initOptions `json:"initializationOptions"`
 		Capabilities          struct {
+			Workspace struct {
+				DidChangeWatchedFiles struct {
+					DynamicRegistration bool `json:"dynamicRegistration"`
+				} `json:"didChangeWatchedFiles"`
+			} `json:"workspace"`
 			Window struct {
 				ShowDocument struct {
 					Support bool `json:"support"`
@@ -76,6 +81,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	}
 	s.showDocument = p.Capabilities.Window.ShowDocument.Support
 	s.roots = p.roots()
+	s.watchFiles = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration
 	s.initialized = true
 	return &initializeResult{
 		Capabilities: serverCapabilities(),

@@ -82,6 +82,7 @@ type Server struct {
 
 	showDocument bool     // the client can open documents (window/showDocument)
 	roots        []string // the workspace folders' paths (see callerDocuments)
+	watchFiles   bool     // the client can watch files for the server (see watchWorkflowFiles)
 	tmp          string   // a temporary directory for shown plans, or ""
 
 	publishMu sync.Mutex // orders publications against closes
@@ -297,6 +298,13 @@ func (s *Server) notification(ctx context.Context, method string, params json.Ra
 	}
 	var err error
 	switch method {
+	case "initialized":
+		s.watchWorkflowFiles(ctx)
+	case "workspace/didChangeWatchedFiles":
+		var p protocol.DidChangeWatchedFilesParams
+		if err = json.Unmarshal(params, &p); err == nil {
+			s.filesChanged(p.Changes)
+		}
 	case "textDocument/didOpen":
 		var p protocol.DidOpenTextDocumentParams
 		if p, err = decodeDidOpen(params); err == nil {

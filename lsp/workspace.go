@@ -109,3 +109,48 @@ func (s *Server) callerDocuments(ctx context.Context, self *snapshot) []*snapsho
 	}
 	return docs
 }
+
+// workflowFileGlobs are the files the client is asked to watch.
+var workflowFileGlobs = []string{"**/*.lobster", "**/*.lobster.yml", "**/*.lobster.yaml"}
+
+// watchWorkflowFiles asks the client, when it can, to report changes to
+// workflow files on disk (a child workflow edited by another program, or a
+// branch checked out): the open documents that run one are checked again.
+// The request is sent from its own goroutine: its reply arrives on the
+// read loop that runs this notification.
+func (s *Server) watchWorkflowFiles(ctx context.Context) {
+	s.mu.Lock()
+	watch := s.watchFiles && s.conn != nil
+	s.mu.Unlock()
+	if !watch {
+		return
+	}
+	watchers := make([]protocol.FileSystemWatcher, 0, len(workflowFileGlobs))
+	for _, g := range workflowFileGlobs {
+		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: g})
+	}
+	params := protocol.RegistrationParams{Registrations: []protocol.Registration{{
+		ID: "lobster-workflow-files", Method: "workspace/didChangeWatchedFiles",
+		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers},
+	}}}
+	go func() {
+		if _, err := s.conn.Call(ctx, "client/registerCapability", params, nil); err != nil {
+			s.log.Printf("watching workflow files: %v", err)
+		}
+	}()
+}
+
+// filesChanged checks again the open documents that run another workflow
+// when a workflow file that is not open changed on disk (an open one is
+// read from its editor buffer, whose changes re-check them already).
+func (s *Server) filesChanged(changes []*protocol.FileEvent) {
+	for _, c := range changes {
+		if c == nil || !isWorkflowFileName(string(c.URI)) {
+			continue
+		}
+		if s.snapshot(c.URI) == nil {
+			s.recheckParents(c.URI)
+			return // one re-check covers every change of the batch
+		}
+	}
+}
