@@ -16,9 +16,13 @@ import (
 // renames of such an arg read the workflow files under the workspace
 // folders too (the open documents win over their files on disk).
 
-// workspaceFileLimit bounds the workflow files read for one request, so
-// that a workspace opened on a home directory stays responsive.
-const workspaceFileLimit = 2000
+// workspaceFileLimit bounds the workflow files read for one request, and
+// workspaceEntryLimit the directory entries looked at, so that a workspace
+// opened on a home directory (or /) stays responsive.
+const (
+	workspaceFileLimit  = 2000
+	workspaceEntryLimit = 100000
+)
 
 // workspaceInit holds the workspace folders of initialize's params.
 type workspaceInit struct {
@@ -80,11 +84,12 @@ func (s *Server) callerDocuments(ctx context.Context, self *snapshot) []*snapsho
 	}
 	roots := s.roots
 	s.mu.Unlock()
-	read := 0
+	read, seen := 0, 0
 	for _, root := range roots {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			seen++
 			switch {
-			case ctx.Err() != nil || read >= workspaceFileLimit:
+			case ctx.Err() != nil || read >= workspaceFileLimit || seen > workspaceEntryLimit:
 				return filepath.SkipAll
 			case err != nil:
 				return nil
