@@ -49,6 +49,11 @@ const keysFlow = `steps:
     workflow: child.lobster
   - id: plain
     run: echo '{"a":1}' | jq .
+  - id: doc
+    run: |
+      cat <<'EOF'
+      {"title": "x", "tags": ["a"]}
+      EOF
   - id: use
     run: echo USE
 `
@@ -86,6 +91,7 @@ func TestCompletionJSONKeys(t *testing.T) {
 		{"$ask.subject.|", []string{"0", "name", "size"}}, // the step before it
 		{"$sub.json.|", []string{"msg", "n"}},
 		{"$plain.json.|", nil}, // not a plain echo
+		{"$doc.json.|", []string{"tags", "title"}},
 		{"$b1.json.|", []string{"k"}},
 	}
 	for i, tt := range tests {
@@ -210,6 +216,16 @@ func TestPrintedJSON(t *testing.T) {
 		{`printf '%d' 3`, "", false},
 		{`cat '{"a":1}'`, "", false},
 		{`echo '{"a":1}' > out`, "", false},
+		{"cat <<EOF\n{\"a\": 1,\n \"b\": [2]}\nEOF", "{\"a\": 1,\n \"b\": [2]}", true},
+		{"cat <<'JSON'\n{\"cost\": \"$5\"}\nJSON\n", `{"cost": "$5"}`, true},
+		{"cat << \"EOF\"\n[1]\nEOF", "[1]", true},
+		{"cat <<-EOF\n\t{\"a\": 1}\n\tEOF", `{"a": 1}`, true},
+		{"cat <<EOF\n{\"a\": \"$HOME\"}\nEOF", "", false},
+		{"cat <<EOF\n{\"a\": 1}\nEOF\nrm -rf x", "", false},
+		{"cat <<EOF | jq .\n{\"a\": 1}\nEOF", "", false},
+		{"cat <<EOF\n{\"a\": 1}\n", "", false},
+		{"cat <<EOF\nnot json\nEOF", "", false},
+		{"cat <<EOF >out\n{}\nEOF", "", false},
 	}
 	for _, tt := range tests {
 		got, ok := printedJSON(tt.shell)

@@ -407,8 +407,16 @@ func (sp *shaper) childShape(an *analysis, si *check.StepInfo) *shape {
 
 // printedJSON is the text a shell command prints when it is a plain echo
 // or printf of a literal that looks like JSON: echo '{"a":1}', echo -n
-// "{\"a\":1}", printf '%s\n' '[1]', printf '{"a":1}'.
+// "{\"a\":1}", printf '%s\n' '[1]', printf '{"a":1}', or a cat of a
+// heredoc that holds one (see heredocText).
 func printedJSON(text string) (string, bool) {
+	if body, ok := heredocText(strings.TrimSpace(text)); ok {
+		body = strings.TrimSpace(body)
+		if (strings.HasPrefix(body, "{") || strings.HasPrefix(body, "[")) && json.Valid([]byte(body)) {
+			return body, true
+		}
+		return "", false
+	}
 	words, ok := simpleWords(strings.TrimSpace(text))
 	if !ok || len(words) < 2 {
 		return "", false
@@ -441,6 +449,56 @@ func printedJSON(text string) (string, bool) {
 		return "", false
 	}
 	return out, true
+}
+
+// heredocText is the body of a heredoc that text prints and does nothing
+// else with: "cat <<EOF" (or <<'EOF', <<"EOF", <<-EOF, "cat << EOF") on
+// the first line, the body, the delimiter alone on the last line. With an
+// unquoted delimiter the shell expands $, ` and \ in the body, so a body
+// with any of them is not taken.
+func heredocText(text string) (string, bool) {
+	first, rest, ok := strings.Cut(text, "\n")
+	if !ok {
+		return "", false
+	}
+	words := strings.Fields(first)
+	if len(words) < 2 || words[0] != "cat" || !strings.HasPrefix(words[1], "<<") {
+		return "", false
+	}
+	op := words[1]
+	delim := strings.TrimPrefix(strings.TrimPrefix(op, "<<"), "-")
+	if len(words) == 3 && (op == "<<" || op == "<<-") {
+		delim = words[2]
+	} else if len(words) != 2 {
+		return "", false
+	}
+	quoted := len(delim) >= 2 && (delim[0] == '\'' || delim[0] == '"') && delim[len(delim)-1] == delim[0]
+	if quoted {
+		delim = delim[1 : len(delim)-1]
+	}
+	if delim == "" || strings.ContainsAny(delim, "'\"$`\\ ") {
+		return "", false
+	}
+	stripTabs := strings.HasPrefix(op, "<<-")
+	lines := strings.Split(rest, "\n")
+	for i, l := range lines {
+		if stripTabs {
+			l = strings.TrimLeft(l, "\t")
+			lines[i] = l
+		}
+		if l != delim {
+			continue
+		}
+		if i != len(lines)-1 {
+			return "", false // something runs after the heredoc
+		}
+		body := strings.Join(lines[:i], "\n")
+		if !quoted && strings.ContainsAny(body, "$`\\") {
+			return "", false
+		}
+		return body, true
+	}
+	return "", false
 }
 
 func isEchoFlag(w string) bool {
