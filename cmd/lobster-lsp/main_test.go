@@ -29,8 +29,9 @@ func (p pipeRWC) Close() error {
 }
 
 // TestEndToEnd builds lobster-lsp and runs a whole session over its
-// standard input and output: initialize, didOpen, diagnostics, hover,
-// shutdown, exit with status 0.
+// standard input and output: initialize, didOpen and its diagnostics, every
+// request the server answers, an edit and its diagnostics, save, close
+// (diagnostics cleared), shutdown, exit with status 0.
 func TestEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -78,32 +79,117 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := uri.File(filepath.Join(dir, "flow.lobster"))
-	text := "steps:\n  - id: build\n    run: make\n  - id: deploy\n    run: ./deploy.sh \"$biuld.stdout\"\n"
+	text := "args:\n  target:\n    default: prod\nsteps:\n  - id: build\n    run: make ${target}\n" +
+		"  - id: deploy\n    run: ./deploy.sh \"$biuld.stdout\" $LOBSTER_ARG_TARGET\n  - id: sub\n    workflow: child.lobster\n"
+	child := "args:\n  region: {}\nsteps:\n  - id: c\n    run: echo ${region}\n"
+	if err := os.WriteFile(filepath.Join(dir, "child.lobster"), []byte(child), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(u.Filename(), []byte(text), 0o666); err != nil {
+		t.Fatal(err)
+	}
 	if err := conn.Notify(ctx, "textDocument/didOpen", protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
 		URI: u, LanguageID: "lobster", Version: 1, Text: text,
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case p := <-diags:
-		var cs []string
-		for _, d := range p.Diagnostics {
-			cs = append(cs, d.Code.(string))
+	waitDiags := func(version uint32) protocol.PublishDiagnosticsParams {
+		t.Helper()
+		for {
+			select {
+			case p := <-diags:
+				if p.Version == version {
+					return p
+				}
+			case <-ctx.Done():
+				t.Fatalf("no diagnostics for version %d; stderr:\n%s", version, stderr.String())
+			}
 		}
-		if !strings.Contains(strings.Join(cs, " "), "unknown-step-ref") {
-			t.Errorf("diagnostics %v, want unknown-step-ref", cs)
+	}
+	first := waitDiags(1)
+	var typo *protocol.Diagnostic
+	for i, d := range first.Diagnostics {
+		if d.Code == "unknown-step-ref" {
+			typo = &first.Diagnostics[i]
 		}
-	case <-ctx.Done():
-		t.Fatalf("no diagnostics; stderr:\n%s", stderr.String())
 	}
-	var h protocol.Hover
-	if _, err := conn.Call(ctx, "textDocument/hover", map[string]any{
-		"textDocument": map[string]any{"uri": u}, "position": map[string]any{"line": 1, "character": 10},
-	}, &h); err != nil {
-		t.Fatalf("hover: %v", err)
+	if typo == nil {
+		t.Fatalf("diagnostics %+v, want unknown-step-ref", first.Diagnostics)
 	}
-	if !strings.Contains(h.Contents.Value, "`build`") {
-		t.Errorf("hover: %q", h.Contents.Value)
+
+	// Every request of the server, in turn, on the same document.
+	at := func(needle string, delta int) map[string]any {
+		t.Helper()
+		i := strings.Index(text, needle)
+		if i < 0 {
+			t.Fatalf("%q not in the text", needle)
+		}
+		i += delta
+		line := strings.Count(text[:i], "\n")
+		char := i - (strings.LastIndex(text[:i], "\n") + 1)
+		return map[string]any{"textDocument": map[string]any{"uri": u}, "position": map[string]any{"line": line, "character": char}}
+	}
+	with := func(params map[string]any, key string, value any) map[string]any {
+		params[key] = value
+		return params
+	}
+	doc := map[string]any{"textDocument": map[string]any{"uri": u}}
+	call := func(method string, params any) string {
+		t.Helper()
+		var res json.RawMessage
+		if _, err := conn.Call(ctx, method, params, &res); err != nil {
+			t.Fatalf("%s: %v", method, err)
+		}
+		return string(res)
+	}
+	for _, tt := range []struct {
+		method string
+		params any
+		want   []string // substrings of the JSON result
+	}{
+		{"textDocument/hover", at("id: build", 5), []string{"`build`", "make prod"}},
+		{"textDocument/completion", at("$biuld", 1), []string{`"label":"build"`}},
+		{"textDocument/definition", at("${target}", 3), []string{`"line":1`}},
+		{"textDocument/references", with(at("id: build", 5), "context", map[string]any{"includeDeclaration": true}), []string{`"line":4`}},
+		{"textDocument/documentHighlight", at("${target}", 3), []string{`"line":1`, `"line":5`, `"line":7`}},
+		{"textDocument/prepareRename", at("id: build", 5), []string{`"line":4`}},
+		{"textDocument/rename", with(at("${target}", 3), "newName", "env"), []string{`"newText":"env"`, `"newText":"ENV"`}},
+		{"textDocument/documentSymbol", doc, []string{`"name":"build"`, `"name":"deploy"`, `"name":"target"`}},
+		{"textDocument/documentLink", doc, []string{"child.lobster"}},
+		{"textDocument/foldingRange", doc, []string{`"startLine":4`}},
+		{"textDocument/semanticTokens/full", doc, []string{`"data":[`}},
+		{"textDocument/inlayHint", with(doc, "range", map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 12, "character": 0}}), []string{"prod"}},
+		{"textDocument/codeAction", with(map[string]any{"textDocument": map[string]any{"uri": u}, "range": typo.Range}, "context", map[string]any{"diagnostics": []any{typo}}), []string{`"kind":"quickfix"`, "build"}},
+		{"textDocument/codeLens", doc, []string{"lobster.plan", "lobster.planDiff"}},
+		{"workspace/executeCommand", map[string]any{"command": "lobster.plan", "arguments": []any{map[string]any{"uri": u}}}, []string{"build", "make prod"}},
+	} {
+		res := call(tt.method, tt.params)
+		for _, w := range tt.want {
+			if !strings.Contains(res, w) {
+				t.Errorf("%s: %s\nwant it to contain %s", tt.method, res, w)
+			}
+		}
+	}
+
+	// An edit that fixes the typo, then save and close.
+	fixed := strings.Replace(text, "$biuld", "$build", 1)
+	if err := conn.Notify(ctx, "textDocument/didChange", map[string]any{
+		"textDocument": map[string]any{"uri": u, "version": 2}, "contentChanges": []any{map[string]any{"text": fixed}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range waitDiags(2).Diagnostics {
+		if d.Code == "unknown-step-ref" {
+			t.Errorf("after the fix: %+v", d)
+		}
+	}
+	for _, n := range []string{"textDocument/didSave", "textDocument/didClose"} {
+		if err := conn.Notify(ctx, n, doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cleared := waitDiags(0); len(cleared.Diagnostics) != 0 {
+		t.Errorf("diagnostics after close: %+v", cleared.Diagnostics)
 	}
 	if _, err := conn.Call(ctx, "shutdown", nil, nil); err != nil {
 		t.Fatalf("shutdown: %v", err)
