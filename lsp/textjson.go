@@ -19,15 +19,23 @@ import (
 // jsonparser, which unescapes the text in one pass over the bytes. Anything
 // the fast reader does not take as is (an error, text that is not valid
 // UTF-8, which encoding/json would repair) is decoded by encoding/json
-// instead, so the result is always what encoding/json gives. The params are
-// valid JSON: jsonrpc2 has decoded the message they came in.
+// instead, so for valid JSON the result is always what encoding/json gives.
+// (jsonparser does not validate the whole text, so of a frame that is not
+// valid JSON it may take what jsonrpc2 would have dropped with a log line;
+// clients send valid JSON.)
 
 // documentFrame handles a didOpen or didChange notification straight from
 // its frame (see stream.shortcut) and reports whether it did: jsonrpc2
 // would scan the whole text to hand its params over as raw JSON, only for
 // them to be scanned again here. Anything else, or a frame the fast reader
 // does not take, goes the usual way.
-func (s *Server) documentFrame(ctx context.Context, frame []byte) bool {
+func (s *Server) documentFrame(ctx context.Context, frame []byte) (taken bool) {
+	defer func() {
+		if r := recover(); r != nil { // a jsonparser bug must not end the read loop
+			s.log.Printf("reading a frame: panic: %v", r)
+			taken = false
+		}
+	}()
 	var method, params []byte
 	ok, isCall := true, false
 	jsonparser.EachKey(frame, func(i int, value []byte, t jsonparser.ValueType, err error) {

@@ -1,8 +1,10 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"reflect"
 	"strings"
@@ -80,7 +82,7 @@ func FuzzFastTextJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		if !json.Valid(raw) {
-			return // params reach the decoders only after jsonrpc2 decoded the message
+			return // clients send valid JSON; invalid frames are only required not to crash (TestMalformedMessages)
 		}
 		compareTextJSON(t, raw)
 	})
@@ -118,4 +120,20 @@ func TestDocumentFrame(t *testing.T) {
 		}
 	}
 	s.stop()
+}
+
+// FuzzDocumentFrame: any frame is taken or left without a panic, and a
+// frame that is taken was a didOpen or didChange notification.
+func FuzzDocumentFrame(f *testing.F) {
+	for _, p := range textJSONSamples {
+		f.Add([]byte(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":` + p + `}`))
+		f.Add([]byte(`{"method":"textDocument/didOpen","params":` + p + `,"jsonrpc":"2.0"}`))
+	}
+	s := NewServer(Options{Log: io.Discard})
+	s.initialized = true
+	f.Fuzz(func(t *testing.T, frame []byte) {
+		if s.documentFrame(context.Background(), frame) && !bytes.Contains(frame, []byte("textDocument/did")) {
+			t.Errorf("took %q", frame)
+		}
+	})
 }
