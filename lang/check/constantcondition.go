@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -159,18 +160,7 @@ func condSame(x, y condValue) bool {
 func condOrder(op string, x, y condValue) bool {
 	a, ok1 := condNumber(x)
 	b, ok2 := condNumber(y)
-	if !ok1 || !ok2 {
-		return false
-	}
-	switch op {
-	case "<":
-		return a < b
-	case "<=":
-		return a <= b
-	case ">":
-		return a > b
-	}
-	return a >= b
+	return ok1 && ok2 && js.Relational(op, a, b)
 }
 
 // condNumber is the number of a strictly numeric constant.

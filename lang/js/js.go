@@ -1,6 +1,7 @@
 // Package js holds the few JavaScript string and number semantics that
 // Lobster files inherit from the reference implementation: what counts as
-// white space, String.prototype.trim, and Number(string). The checker uses
+// white space, String.prototype.trim, Number(string) and the relational
+// operators on numbers. The checker uses
 // them to predict the reference, and the runtime to behave like it.
 package js
 
@@ -109,4 +110,21 @@ func decimal(s string) bool {
 		}
 	}
 	return i == len(s)
+}
+
+// Relational applies a JavaScript relational operator (<, <=, >, >=) to two
+// numbers; any other op is false. A comparison with NaN is false in Go as
+// in JavaScript.
+func Relational(op string, a, b float64) bool {
+	switch op {
+	case "<":
+		return a < b
+	case "<=":
+		return a <= b
+	case ">":
+		return a > b
+	case ">=":
+		return a >= b
+	}
+	return false
 }

@@ -38,3 +38,23 @@ func TestTrim(t *testing.T) {
 		t.Errorf("Trim removed U+0085, which JavaScript keeps: %q", got)
 	}
 }
+
+func TestRelational(t *testing.T) {
+	nan := math.NaN()
+	for _, tt := range []struct {
+		op   string
+		a, b float64
+		want bool
+	}{
+		{"<", 1, 2, true}, {"<", 2, 2, false},
+		{"<=", 2, 2, true}, {"<=", 3, 2, false},
+		{">", 3, 2, true}, {">", 2, 2, false},
+		{">=", 2, 2, true}, {">=", 1, 2, false},
+		{"<", nan, 1, false}, {">=", nan, nan, false}, {"<=", 1, nan, false},
+		{"==", 1, 1, false},
+	} {
+		if got := Relational(tt.op, tt.a, tt.b); got != tt.want {
+			t.Errorf("Relational(%q, %v, %v) = %v, want %v", tt.op, tt.a, tt.b, got, tt.want)
+		}
+	}
+}

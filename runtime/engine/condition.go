@@ -101,20 +101,11 @@ func eval(e ast.Expr, results render.Results) (any, error) {
 		case "!=":
 			return !equal(x, y), nil
 		}
-		a, aok := strictNumber(x)
-		b, bok := strictNumber(y)
-		if !aok || !bok {
-			return false, nil
-		}
 		switch e.Op {
-		case "<":
-			return a < b, nil
-		case "<=":
-			return a <= b, nil
-		case ">":
-			return a > b, nil
-		case ">=":
-			return a >= b, nil
+		case "<", "<=", ">", ">=":
+			a, aok := strictNumber(x)
+			b, bok := strictNumber(y)
+			return aok && bok && js.Relational(e.Op, a, b), nil
 		}
 	}
 	return nil, fmt.Errorf("Unsupported condition: %T", e)

@@ -126,31 +126,10 @@ func compareLoose(x any, op string, y any) bool {
 	px, py := toPrimitive(x), toPrimitive(y)
 	if sx, ok := px.(string); ok {
 		if sy, ok := py.(string); ok {
-			c := compareUTF16(sx, sy)
-			switch op {
-			case "<":
-				return c < 0
-			case "<=":
-				return c <= 0
-			case ">":
-				return c > 0
-			}
-			return c >= 0
+			return js.Relational(op, float64(compareUTF16(sx, sy)), 0)
 		}
 	}
-	a, b := toNumber(px), toNumber(py)
-	if math.IsNaN(a) || math.IsNaN(b) {
-		return false
-	}
-	switch op {
-	case "<":
-		return a < b
-	case "<=":
-		return a <= b
-	case ">":
-		return a > b
-	}
-	return a >= b
+	return js.Relational(op, toNumber(px), toNumber(py))
 }
 
 // compareUTF16 compares strings by UTF-16 code units, as JavaScript does.
