@@ -1,8 +1,8 @@
 // Package js holds the few JavaScript string and number semantics that
 // Lobster files inherit from the reference implementation: what counts as
 // white space, String.prototype.trim, Number(string) and the relational
-// operators on numbers. The checker uses
-// them to predict the reference, and the runtime to behave like it.
+// operators on numbers. The checker uses them to predict the reference, and
+// the runtime to behave like it.
 package js
 
 import (
