@@ -94,14 +94,7 @@ func stateSetCommand(ctx context.Context, c *Call) (Output, error) {
 		return Output{}, errors.New("state.set requires a key")
 	}
 	key := c.Args.Positional[0]
-	v, err := collectValue(ctx, c.Input)
-	if err != nil {
-		return Output{}, err
-	}
-	if _, err := state.FileName(key); err != nil {
-		return Output{}, err
-	}
-	s, err := c.Env.store()
+	v, s, err := inputToStore(ctx, c, key)
 	if err != nil {
 		return Output{}, err
 	}
@@ -109,6 +102,21 @@ func stateSetCommand(ctx context.Context, c *Call) (Output, error) {
 		return Output{}, err
 	}
 	return Output{Items: []any{v}}, nil
+}
+
+// inputToStore collects the input of a command that stores it under key,
+// then checks the key and opens the store, in the reference's order (an
+// input error is reported before a bad key).
+func inputToStore(ctx context.Context, c *Call, key string) (any, *state.Store, error) {
+	v, err := collectValue(ctx, c.Input)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := state.FileName(key); err != nil {
+		return nil, nil, err
+	}
+	s, err := c.Env.store()
+	return v, s, err
 }
 
 // writeLocked replaces key's file under its lock with what next returns
@@ -143,14 +151,7 @@ func diffLastCommand(ctx context.Context, c *Call) (Output, error) {
 	if !ok || key == "" {
 		return Output{}, errors.New("diff.last requires --key")
 	}
-	after, err := collectValue(ctx, c.Input)
-	if err != nil {
-		return Output{}, err
-	}
-	if _, err := state.FileName(key); err != nil {
-		return Output{}, err
-	}
-	s, err := c.Env.store()
+	after, s, err := inputToStore(ctx, c, key)
 	if err != nil {
 		return Output{}, err
 	}
