@@ -166,7 +166,7 @@ func (s *Server) checkContext(ctx context.Context, snap *snapshot) ([]source.Dia
 	s.mu.Lock()
 	shellcheck := s.opts.Shellcheck
 	s.mu.Unlock()
-	opts := check.Options{Path: snap.path, ReadFile: s.readFile, Shellcheck: shellcheck}
+	opts := check.Options{Path: snap.path, ReadFile: s.readFile, Shellcheck: shellcheck, Info: an.info()}
 	return check.RunContext(ctx, an.file, an.parseDiags, check.Rules, opts)
 }
 

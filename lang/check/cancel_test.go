@@ -39,3 +39,20 @@ func TestRunContextStops(t *testing.T) {
 		t.Errorf("with a done context: err %v, analyzers run %v", err, ran)
 	}
 }
+
+// TestRunContextUsesGivenInfo: the analyzers see the Info of the options
+// when there is one, and the findings are those of a run that builds it.
+func TestRunContextUsesGivenInfo(t *testing.T) {
+	f, pd := parser.Parse("a.lobster", []byte("steps:\n  - id: a\n    run: echo $b.stdout\n"))
+	info := check.NewInfo(f)
+	var seen *check.Info
+	spy := &check.Analyzer{Name: "spy", Severity: source.Warning, Run: func(p *check.Pass) { seen = p.Info }}
+	if _, err := check.RunContext(context.Background(), f, pd, []*check.Analyzer{spy}, check.Options{Info: info}); err != nil || seen != info {
+		t.Errorf("the analyzer saw %p, want the given %p (err %v)", seen, info, err)
+	}
+	want := check.RunWith(f, pd, check.Rules, check.Options{})
+	got := check.RunWith(f, pd, check.Rules, check.Options{Info: info})
+	if !reflect.DeepEqual(got, want) || len(got) == 0 {
+		t.Errorf("with the given Info:\n%v\nwant\n%v", got, want)
+	}
+}

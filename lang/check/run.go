@@ -22,6 +22,9 @@ type Options struct {
 	// Shellcheck is the shellcheck program that the shellcheck rule runs
 	// on the shell text of run and command; "" turns the rule off.
 	Shellcheck string
+	// Info is the file's Info when the caller has built it already (the
+	// language server's features share it); nil builds one.
+	Info *Info
 }
 
 func (o Options) readFile(path string) ([]byte, error) {
@@ -57,7 +60,10 @@ func RunContext(ctx context.Context, f *ast.File, parseDiags []source.Diagnostic
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	info := NewInfo(f)
+	info := opts.Info
+	if info == nil {
+		info = NewInfo(f)
+	}
 	// The analyzers are independent and Info is safe for concurrent use:
 	// run them on all CPUs, each into its own slot, then merge in order.
 	found := make([][]source.Diagnostic, len(analyzers))
