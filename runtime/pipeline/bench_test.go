@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
 // benchItems writes n objects as one JSON array and returns the file.
@@ -88,7 +89,7 @@ func BenchmarkParseJSON(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		if _, err := parseJSON(text); err != nil {
+		if _, err := jsvalue.ParseText(text); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -96,7 +97,7 @@ func BenchmarkParseJSON(b *testing.B) {
 
 // BenchmarkWritePretty writes 100,000 records as the json renderer does.
 func BenchmarkWritePretty(b *testing.B) {
-	v, err := parseJSON(benchText(100_000))
+	v, err := jsvalue.ParseText(benchText(100_000))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func BenchmarkWritePretty(b *testing.B) {
 // their order in memory, as after a sort: the writer then mostly waits for
 // memory.
 func BenchmarkWritePrettyShuffled(b *testing.B) {
-	v, err := parseJSON(benchText(100_000))
+	v, err := jsvalue.ParseText(benchText(100_000))
 	if err != nil {
 		b.Fatal(err)
 	}

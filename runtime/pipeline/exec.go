@@ -110,7 +110,7 @@ func execCommand(ctx context.Context, c *Call) (Output, error) {
 		text := js.Trim(stdout)
 		var v any
 		if text != "" {
-			v, err = parseJSON(text)
+			v, err = jsvalue.ParseText(text)
 			if err != nil {
 				return Output{}, fmt.Errorf("exec --json could not parse stdout as JSON: %s", jsonErrorMessage(text, err))
 			}

@@ -1,4 +1,4 @@
-package pipeline
+package jsvalue
 
 import (
 	"errors"
@@ -9,19 +9,17 @@ import (
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
-
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
-// parseJSON reads a JSON text into jsvalue values, as jsvalue.Parse does,
-// in one pass over the text (jsvalue.Parse goes through encoding/json's
-// token stream, which dominates large exec --json outputs). Strings without
-// escapes are substrings of text (no copy), and each object is built once,
-// at its exact size, from its members. It handles well-formed JSON with
-// plain escapes; anything else (a syntax error, a \u surrogate, invalid
-// UTF-8) is left to jsvalue.Parse, so results and errors are exactly its
-// own. TestParseJSONMatchesJsvalue checks that.
-func parseJSON(text string) (any, error) {
+// ParseText reads a JSON text as Parse does, in one pass over the text
+// (Parse goes through encoding/json's token stream, which dominates large
+// exec --json outputs and editor messages). Strings without escapes are
+// substrings of text (no copy), and each object is built once, at its
+// exact size, from its members. It handles well-formed JSON with plain
+// escapes; anything else (a syntax error, a \u surrogate, invalid UTF-8) is
+// left to Parse, so results and errors are exactly its own.
+// TestParseTextMatchesParse checks that.
+func ParseText(text string) (any, error) {
 	if len(text) >= parallelFrom && runtime.GOMAXPROCS(0) > 1 {
 		if v, ok := parseHalves(text); ok {
 			return v, nil
@@ -39,7 +37,7 @@ func parseJSON(text string) (any, error) {
 			return v, nil
 		}
 	}
-	return jsvalue.Parse([]byte(text))
+	return Parse([]byte(text))
 }
 
 // parallelFrom is the size from which a text that is an array is read in
@@ -52,7 +50,7 @@ const parallelFrom = 1 << 20
 // element exactly at that comma: the second then read exactly what the
 // first would have. Otherwise (the comma was inside an element) the first
 // reads on alone. It reports false for anything but a well-formed array
-// that the fast path reads, which parseJSON then reads the usual way.
+// that the fast path reads, which ParseText then reads the usual way.
 func parseHalves(text string) (any, bool) {
 	a := &fastParser{data: text, boxes: new(boxCache)}
 	a.space()
@@ -229,7 +227,7 @@ func (p *fastParser) space() {
 }
 
 // object makes an object of the members on the stack from base on.
-func (p *fastParser) object(base int) *jsvalue.Object {
+func (p *fastParser) object(base int) *Object {
 	n := len(p.keys) - base
 	keys := p.recent[n%8]
 	if !slices.Equal(keys, p.keys[base:]) {
@@ -245,7 +243,7 @@ func (p *fastParser) object(base int) *jsvalue.Object {
 		copy(keys, p.keys[base:])
 		p.recent[n%8] = keys
 	}
-	o := jsvalue.CopyMembers(keys, p.vals[base:])
+	o := CopyMembers(keys, p.vals[base:])
 	clear(p.vals[base:]) // the stack keeps no values alive
 	p.keys, p.vals = p.keys[:base], p.vals[:base]
 	return o
@@ -261,7 +259,7 @@ func (p *fastParser) value(depth int) (any, error) {
 		p.space()
 		if p.pos < len(p.data) && p.data[p.pos] == '}' {
 			p.pos++
-			return jsvalue.NewObject(), nil
+			return NewObject(), nil
 		}
 		base := len(p.keys)
 		for {
