@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // ParseText reads a JSON text as Parse does, in one pass over the text
@@ -452,22 +453,39 @@ func (p *fastParser) string() (string, error) {
 
 // escapedString continues a string with escapes from p.pos.
 func (p *fastParser) escapedString(start int) (string, error) {
-	buf := append([]byte(nil), p.data[start:p.pos]...)
+	// Find the closing quote first: the unescaped text is never longer than
+	// the escaped one, so one allocation holds it (growing a buffer of a
+	// megabyte costs more than this scan).
+	end := p.pos
+	for end < len(p.data) && p.data[end] != '"' {
+		if p.data[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	buf := append(make([]byte, 0, min(end, len(p.data))-start), p.data[start:p.pos]...)
 	for p.pos < len(p.data) {
-		c := p.data[p.pos]
-		switch {
+		// Copy the run up to the next quote, escape or control character.
+		run := p.pos
+		for p.pos < len(p.data) {
+			if c := p.data[p.pos]; c == '"' || c == '\\' || c < 0x20 {
+				break
+			}
+			p.pos++
+		}
+		buf = append(buf, p.data[run:p.pos]...)
+		if p.pos >= len(p.data) {
+			break
+		}
+		switch c := p.data[p.pos]; {
 		case c == '"':
 			p.pos++
 			if !utf8.Valid(buf) {
 				return "", errSlow
 			}
-			return string(buf), nil
+			return unsafe.String(unsafe.SliceData(buf), len(buf)), nil // buf is not written again
 		case c < 0x20:
 			return "", errSlow
-		case c != '\\':
-			buf = append(buf, c)
-			p.pos++
-			continue
 		}
 		if p.pos+1 >= len(p.data) {
 			return "", errSlow
