@@ -265,6 +265,14 @@ func documentOf(raw json.RawMessage) (protocol.DocumentURI, error) {
 	return "", errors.New("no document")
 }
 
+// ready reports whether the server takes notifications about documents:
+// after initialize, before shutdown.
+func (s *Server) ready() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.initialized && !s.shutdown
+}
+
 // notification handles one notification. A panic is logged, never fatal.
 func (s *Server) notification(ctx context.Context, method string, params json.RawMessage) {
 	defer func() {
@@ -290,10 +298,7 @@ func (s *Server) notification(ctx context.Context, method string, params json.Ra
 		}
 		return
 	}
-	s.mu.Lock()
-	ready := s.initialized && !s.shutdown
-	s.mu.Unlock()
-	if !ready {
+	if !s.ready() {
 		return
 	}
 	var err error
@@ -307,13 +312,13 @@ func (s *Server) notification(ctx context.Context, method string, params json.Ra
 		}
 	case "textDocument/didOpen":
 		var p protocol.DidOpenTextDocumentParams
-		if p, err = decodeDidOpen(params); err == nil {
-			s.open(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text))
+		if err = json.Unmarshal(params, &p); err == nil {
+			s.document(p)
 		}
 	case "textDocument/didChange":
 		var p didChangeParams
-		if p, err = decodeDidChange(params); err == nil {
-			err = s.change(p)
+		if err = json.Unmarshal(params, &p); err == nil {
+			s.document(p)
 		}
 	case "textDocument/didSave":
 		var p protocol.DidSaveTextDocumentParams

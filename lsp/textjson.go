@@ -2,423 +2,211 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"slices"
-	"strconv"
+	"math"
+	"runtime/debug"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+	"unsafe"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
 // didOpen and full-document didChange notifications carry the whole
 // document: for a large workflow, a megabyte of JSON-escaped YAML with an
 // escape every few dozen bytes. jsonrpc2 decodes a message to find its
 // params, and encoding/json then takes longer to decode them than the
-// checker takes to check the file (jsonparser, tried too, walks each
-// string several times). So these two notifications are taken off the
-// stream here (see documentFrame) and read by textReader: one pass to find
-// the params in the frame, one to decode them, strings unescaped as they
-// are read.
+// checker takes to check the file. So these two notifications are taken off
+// the stream (see stream.shortcut) and read once with jsvalue.ParseText,
+// the runtime's one-pass JSON reader.
 //
-// Anything the fast reader does not take as is (a shape it does not
-// expect, a key that matches a field but for case, a number that is not an
-// int32, a lone surrogate, text that is not valid UTF-8, all of which
-// encoding/json has rules for) is decoded by encoding/json instead, so for
-// valid JSON the result is always what encoding/json gives; a fuzz test
-// holds the two to that. The reader does not validate what it skips, so of
-// a frame that is not valid JSON it may take what jsonrpc2 would have
-// dropped with a log line; clients send valid JSON.
-
-// errNotFast makes the caller decode with encoding/json instead.
-var errNotFast = errors.New("not for the fast reader")
+// Whatever the frame holds that the conversion to the params does not take
+// as is (a missing or mistyped field, a key that matches a field but for
+// case, which encoding/json would take) leaves the frame to jsonrpc2 and
+// encoding/json, so the params are what encoding/json would decode, with
+// one leniency: a version written as a whole number with a fraction or an
+// exponent (1.0, 1e0), which encoding/json refuses for an int32, is taken.
+// A fuzz test holds the two readers to that.
 
 // documentFrame handles a didOpen or didChange notification straight from
-// its frame (see stream.shortcut) and reports whether it did. Anything
-// else goes the usual way.
-func (s *Server) documentFrame(ctx context.Context, frame []byte) (taken bool) {
+// its frame and reports whether it did. Anything else goes the usual way.
+func (s *Server) documentFrame(ctx context.Context, frame []byte) bool {
+	p, ok := documentParams(frame)
+	if ok {
+		s.document(p)
+	}
+	return ok
+}
+
+// document applies didOpen or didChange params, after initialize and
+// before shutdown. A panic is logged, never fatal.
+func (s *Server) document(params any) {
 	defer func() {
-		if r := recover(); r != nil { // a reader bug must not end the read loop
-			s.log.Printf("reading a frame: panic: %v", r)
-			taken = false
+		if r := recover(); r != nil {
+			s.log.Printf("document change: panic: %v\n%s", r, debug.Stack())
 		}
 	}()
-	r := textReader{data: frame}
-	var method string
-	var params []byte
-	isCall := false
-	err := r.object(nil, func(key string) (err error) {
-		switch key {
-		case "method":
-			method, err = r.str()
-		case "id":
-			isCall = true
-			err = r.skip()
-		case "params":
-			params, err = r.raw()
-		default:
-			err = r.skip()
-		}
-		return err
-	})
-	if err != nil || isCall || len(params) == 0 || params[0] != '{' || method != "textDocument/didChange" && method != "textDocument/didOpen" {
-		return false
+	if !s.ready() {
+		return
 	}
-	s.notification(ctx, method, params)
-	return true
-}
-
-// decodeDidChange decodes textDocument/didChange params.
-func decodeDidChange(raw []byte) (didChangeParams, error) {
-	var p didChangeParams
-	r := textReader{data: raw}
-	if err := r.didChange(&p); err != nil || !r.end() {
-		p = didChangeParams{}
-		return p, json.Unmarshal(raw, &p)
-	}
-	return p, nil
-}
-
-// decodeDidOpen decodes textDocument/didOpen params.
-func decodeDidOpen(raw []byte) (protocol.DidOpenTextDocumentParams, error) {
-	var p protocol.DidOpenTextDocumentParams
-	r := textReader{data: raw}
-	if err := r.didOpen(&p); err != nil || !r.end() {
-		p = protocol.DidOpenTextDocumentParams{}
-		return p, json.Unmarshal(raw, &p)
-	}
-	return p, nil
-}
-
-// textReader reads JSON text in place, from pos.
-type textReader struct {
-	data  []byte
-	pos   int
-	depth int // of the objects and arrays being read
-}
-
-// maxTextDepth bounds the nesting the reader follows (encoding/json's own
-// limit is 10000).
-const maxTextDepth = 1000
-
-func (r *textReader) didChange(p *didChangeParams) error {
-	return r.object([]string{"textDocument", "contentChanges"}, func(key string) (err error) {
-		if key == "textDocument" {
-			return r.object([]string{"uri", "version"}, func(key string) (err error) {
-				if key == "uri" {
-					var u string
-					u, err = r.str()
-					p.TextDocument.URI = protocol.DocumentURI(u)
-				} else {
-					p.TextDocument.Version, err = r.int32()
-				}
-				return err
-			})
-		}
-		p.ContentChanges = make([]textChange, 0, 1) // [] is an empty list, as in encoding/json
-		return r.array(func() error {
-			var c textChange
-			err := r.object([]string{"text", "range"}, func(key string) (err error) {
-				if key == "text" {
-					c.Text, err = r.str()
-					return err
-				}
-				if r.literal("null") {
-					c.Range = nil
-					return nil
-				}
-				raw, err := r.raw()
-				if err != nil || raw[0] != '{' {
-					return errNotFast
-				}
-				c.Range = new(protocol.Range)
-				return json.Unmarshal(raw, c.Range)
-			})
-			p.ContentChanges = append(p.ContentChanges, c)
-			return err
-		})
-	})
-}
-
-func (r *textReader) didOpen(p *protocol.DidOpenTextDocumentParams) error {
-	return r.object([]string{"textDocument"}, func(string) error {
-		return r.object([]string{"uri", "languageId", "text", "version"}, func(key string) (err error) {
-			var s string
-			switch key {
-			case "uri":
-				s, err = r.str()
-				p.TextDocument.URI = protocol.DocumentURI(s)
-			case "languageId":
-				s, err = r.str()
-				p.TextDocument.LanguageID = protocol.LanguageIdentifier(s)
-			case "text":
-				p.TextDocument.Text, err = r.str()
-			case "version":
-				p.TextDocument.Version, err = r.int32()
-			}
-			return err
-		})
-	})
-}
-
-func (r *textReader) space() {
-	for r.pos < len(r.data) {
-		switch r.data[r.pos] {
-		case ' ', '\t', '\n', '\r':
-			r.pos++
-		default:
-			return
+	switch p := params.(type) {
+	case protocol.DidOpenTextDocumentParams:
+		s.open(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text))
+	case didChangeParams:
+		if err := s.change(p); err != nil {
+			s.log.Printf("textDocument/didChange: %v", err)
 		}
 	}
 }
 
-// next is the next byte after white space, or 0 at the end.
-func (r *textReader) next() byte {
-	r.space()
-	if r.pos < len(r.data) {
-		return r.data[r.pos]
-	}
-	return 0
-}
-
-// end reports whether only white space is left.
-func (r *textReader) end() bool { return r.next() == 0 && r.pos == len(r.data) }
-
-// object reads an object, calling member, which must read the value, for
-// each key of known (every key when known is nil), in order: a repeated key
-// ends with its last value, as in encoding/json. Other values are skipped;
-// a key that matches one of known but for case (which encoding/json would
-// take) is refused.
-func (r *textReader) object(known []string, member func(key string) error) error {
-	if r.next() != '{' || r.depth >= maxTextDepth {
-		return errNotFast
-	}
-	r.pos++
-	r.depth++
-	defer func() { r.depth-- }()
-	if r.next() == '}' {
-		r.pos++
-		return nil
-	}
-	for {
-		key, err := r.str()
-		if err != nil {
-			return err
+// documentParams reads a frame that is a didOpen or didChange notification
+// into its params (a protocol.DidOpenTextDocumentParams or a
+// didChangeParams); false for anything else.
+func documentParams(frame []byte) (params any, ok bool) {
+	defer func() {
+		if recover() != nil { // a reader bug must not end the read loop
+			params, ok = nil, false
 		}
-		if r.next() != ':' {
-			return errNotFast
-		}
-		r.pos++
-		switch {
-		case known == nil || slices.Contains(known, key):
-			err = member(key)
-		case slices.ContainsFunc(known, func(k string) bool { return strings.EqualFold(k, key) }):
-			return errNotFast
-		default:
-			err = r.skip()
-		}
-		if err != nil {
-			return err
-		}
-		switch r.next() {
-		case ',':
-			r.pos++
-		case '}':
-			r.pos++
-			return nil
-		default:
-			return errNotFast
-		}
-	}
-}
-
-// array reads an array, calling elem to read each element.
-func (r *textReader) array(elem func() error) error {
-	if r.next() != '[' || r.depth >= maxTextDepth {
-		return errNotFast
-	}
-	r.pos++
-	r.depth++
-	defer func() { r.depth-- }()
-	if r.next() == ']' {
-		r.pos++
-		return nil
-	}
-	for {
-		if err := elem(); err != nil {
-			return err
-		}
-		switch r.next() {
-		case ',':
-			r.pos++
-		case ']':
-			r.pos++
-			return nil
-		default:
-			return errNotFast
-		}
-	}
-}
-
-// str reads a string and returns it unescaped. It refuses lone surrogates
-// and text that is not valid UTF-8 (encoding/json replaces them).
-func (r *textReader) str() (string, error) {
-	if r.next() != '"' {
-		return "", errNotFast
-	}
-	data := r.data
-	i := r.pos + 1
-	run := i // the start of the bytes not yet copied
-	var out []byte
-	for i < len(data) {
-		switch data[i] {
-		case '"':
-			var s string
-			if out == nil {
-				s = string(data[run:i])
-			} else {
-				s = string(append(out, data[run:i]...))
-			}
-			r.pos = i + 1
-			if !utf8.ValidString(s) {
-				return "", errNotFast
-			}
-			return s, nil
-		case '\\':
-			if out == nil {
-				out = make([]byte, 0, len(data)-run)
-			}
-			out = append(out, data[run:i]...)
-			n, ok := unescape(data[i:], &out)
-			if !ok {
-				return "", errNotFast
-			}
-			i += n
-			run = i
-		default:
-			i++
-		}
-	}
-	return "", errNotFast
-}
-
-// unescape appends the character of the escape sequence at the start of
-// esc to out and returns the sequence's length.
-func unescape(esc []byte, out *[]byte) (int, bool) {
-	if len(esc) < 2 {
-		return 0, false
-	}
-	switch c := esc[1]; c {
-	case '"', '\\', '/':
-		*out = append(*out, c)
-	case 'b':
-		*out = append(*out, '\b')
-	case 'f':
-		*out = append(*out, '\f')
-	case 'n':
-		*out = append(*out, '\n')
-	case 'r':
-		*out = append(*out, '\r')
-	case 't':
-		*out = append(*out, '\t')
-	case 'u':
-		r1, ok := hex4(esc[2:])
-		if !ok {
-			return 0, false
-		}
-		if !utf16.IsSurrogate(r1) {
-			*out = utf8.AppendRune(*out, r1)
-			return 6, true
-		}
-		if len(esc) < 12 || esc[6] != '\\' || esc[7] != 'u' {
-			return 0, false
-		}
-		r2, ok := hex4(esc[8:])
-		r := utf16.DecodeRune(r1, r2)
-		if !ok || r == utf8.RuneError {
-			return 0, false
-		}
-		*out = utf8.AppendRune(*out, r)
-		return 12, true
-	default:
-		return 0, false
-	}
-	return 2, true
-}
-
-// hex4 reads four hex digits.
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(string(b[:4]), 16, 32)
-	return rune(v), err == nil
-}
-
-// int32 reads an integer that fits an int32.
-func (r *textReader) int32() (int32, error) {
-	raw, err := r.raw()
+	}()
+	// The frame is not written again: the strings may share its memory.
+	v, err := jsvalue.ParseText(unsafe.String(unsafe.SliceData(frame), len(frame)))
 	if err != nil {
-		return 0, err
+		return nil, false
 	}
-	v, err := strconv.ParseInt(string(raw), 10, 32)
-	if err != nil || raw[0] == '+' || len(raw) > 1 && raw[0] == '0' || len(raw) > 2 && raw[0] == '-' && raw[1] == '0' {
-		return 0, errNotFast // not an int32 as JSON writes one
+	msg, ok := fields(v, "method", "id", "params")
+	if _, isObject := msg[2].(*jsvalue.Object); !ok || msg[1] != nil || !isObject {
+		return nil, false // a call, or no params
 	}
-	return int32(v), nil
+	switch msg[0] {
+	case "textDocument/didOpen":
+		return didOpenOf(msg[2])
+	case "textDocument/didChange":
+		return didChangeOf(msg[2])
+	}
+	return nil, false
 }
 
-// literal reads word (true, false, null) when it comes next.
-func (r *textReader) literal(word string) bool {
-	r.space()
-	if !strings.HasPrefix(string(r.data[r.pos:min(r.pos+len(word), len(r.data))]), word) {
-		return false
+func didOpenOf(v any) (p protocol.DidOpenTextDocumentParams, ok bool) {
+	f, ok := fields(v, "textDocument")
+	if !ok {
+		return p, false
 	}
-	r.pos += len(word)
-	return true
+	doc, ok := fields(f[0], "uri", "languageId", "version", "text")
+	if !ok {
+		return p, false
+	}
+	uri, ok1 := stringOf(doc[0])
+	lang, ok2 := stringOf(doc[1])
+	version, ok3 := wholeOf(doc[2], math.MinInt32, math.MaxInt32)
+	text, ok4 := stringOf(doc[3])
+	p.TextDocument = protocol.TextDocumentItem{URI: protocol.DocumentURI(uri), LanguageID: protocol.LanguageIdentifier(lang), Version: int32(version), Text: text}
+	return p, ok1 && ok2 && ok3 && ok4
 }
 
-// raw skips a value and returns its text.
-func (r *textReader) raw() ([]byte, error) {
-	r.space()
-	start := r.pos
-	if err := r.skip(); err != nil {
-		return nil, err
+func didChangeOf(v any) (p didChangeParams, ok bool) {
+	f, ok := fields(v, "textDocument", "contentChanges")
+	if !ok {
+		return p, false
 	}
-	return r.data[start:r.pos], nil
-}
-
-// skip moves past a value, without checking more of it than it needs to
-// find its end.
-func (r *textReader) skip() error {
-	switch r.next() {
-	case '"':
-		data := r.data
-		for i := r.pos + 1; i < len(data); i++ {
-			switch data[i] {
-			case '\\':
-				i++
-			case '"':
-				r.pos = i + 1
-				return nil
+	doc, ok := fields(f[0], "uri", "version")
+	if !ok {
+		return p, false
+	}
+	uri, ok1 := stringOf(doc[0])
+	version, ok2 := wholeOf(doc[1], math.MinInt32, math.MaxInt32)
+	if !ok1 || !ok2 {
+		return p, false
+	}
+	p.TextDocument.URI, p.TextDocument.Version = protocol.DocumentURI(uri), int32(version)
+	if f[1] == nil {
+		return p, true // no changes
+	}
+	changes, ok := f[1].([]any)
+	if !ok {
+		return p, false
+	}
+	p.ContentChanges = make([]textChange, 0, len(changes))
+	for _, c := range changes {
+		cf, ok := fields(c, "text", "range")
+		if !ok {
+			return p, false
+		}
+		var change textChange
+		if change.Text, ok = stringOf(cf[0]); !ok {
+			return p, false
+		}
+		if cf[1] != nil { // absent and null are no range: the whole document
+			if change.Range, ok = rangeOf(cf[1]); !ok {
+				return p, false
 			}
 		}
-		return errNotFast
-	case '{':
-		return r.object(nil, func(string) error { return r.skip() })
-	case '[':
-		return r.array(r.skip)
-	case 0:
-		return errNotFast
+		p.ContentChanges = append(p.ContentChanges, change)
 	}
-	start := r.pos // a number or a literal
-	for r.pos < len(r.data) && !strings.ContainsRune(",}] \t\n\r", rune(r.data[r.pos])) {
-		r.pos++
+	return p, true
+}
+
+func rangeOf(v any) (*protocol.Range, bool) {
+	f, ok := fields(v, "start", "end")
+	if !ok {
+		return nil, false
 	}
-	if r.pos == start {
-		return errNotFast
+	start, ok1 := positionOf(f[0])
+	end, ok2 := positionOf(f[1])
+	return &protocol.Range{Start: start, End: end}, ok1 && ok2
+}
+
+func positionOf(v any) (protocol.Position, bool) {
+	f, ok := fields(v, "line", "character")
+	if !ok {
+		return protocol.Position{}, false
 	}
-	return nil
+	line, ok1 := wholeOf(f[0], 0, math.MaxUint32)
+	char, ok2 := wholeOf(f[1], 0, math.MaxUint32)
+	return protocol.Position{Line: uint32(line), Character: uint32(char)}, ok1 && ok2
+}
+
+// fields returns the values of the keys of the object v; a key that is
+// absent or null gives nil, and so does a null v, as encoding/json leaves
+// such fields alone. It fails when v is something else than an object or
+// null, or has a key that matches one of keys but for case, which
+// encoding/json would also read.
+func fields(v any, keys ...string) ([]any, bool) {
+	out := make([]any, len(keys))
+	if v == nil {
+		return out, true
+	}
+	o, ok := v.(*jsvalue.Object)
+	if !ok {
+		return nil, false
+	}
+	for i := range o.Len() {
+		k, val := o.At(i)
+		for j, want := range keys {
+			if k == want {
+				out[j] = val
+			} else if strings.EqualFold(k, want) {
+				return nil, false
+			}
+		}
+	}
+	return out, true
+}
+
+// stringOf is a JSON string, or "" for null.
+func stringOf(v any) (string, bool) {
+	if v == nil {
+		return "", true
+	}
+	s, ok := v.(string)
+	return s, ok
+}
+
+// wholeOf is a JSON number that is a whole number from lo to hi, or 0 for
+// null.
+func wholeOf(v any, lo, hi float64) (float64, bool) {
+	if v == nil {
+		return 0, true
+	}
+	f, ok := v.(float64)
+	return f, ok && f == math.Trunc(f) && lo <= f && f <= hi
 }
