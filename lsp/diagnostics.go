@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -191,7 +192,7 @@ func (s *Server) recheckParents(changed protocol.DocumentURI) {
 	s.mu.Lock()
 	var parents []protocol.DocumentURI
 	for u, d := range s.docs {
-		if u != changed && d.path != "" && strings.Contains(string(d.text), "workflow:") {
+		if u != changed && d.path != "" && bytes.Contains(d.text, []byte("workflow:")) {
 			parents = append(parents, u)
 		}
 	}

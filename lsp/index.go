@@ -240,17 +240,7 @@ func (an *analysis) argEnvOccurrences() []argEnvOcc {
 			if n == nil {
 				return false
 			}
-			var sc *ast.Scalar
-			switch v := n.(type) {
-			case *ast.Shell:
-				sc = v.Scalar
-			case *ast.Pipeline:
-				sc = v.Scalar
-			case *ast.Template:
-				sc = v.Scalar
-			case *ast.Condition:
-				sc = v.Scalar
-			}
+			sc := ast.EmbeddedScalar(n)
 			if sc == nil {
 				return true
 			}

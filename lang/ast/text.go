@@ -49,9 +49,16 @@ type SyntaxError struct {
 // a *Shell, *Template, *Condition or *Pipeline, or the value itself when it is
 // a *Scalar; otherwise nil.
 func ScalarOf(v Value) *Scalar {
-	switch v := v.(type) {
-	case *Scalar:
-		return v
+	if s, ok := v.(*Scalar); ok {
+		return s
+	}
+	return EmbeddedScalar(v)
+}
+
+// EmbeddedScalar is the string scalar that holds the text of a shell,
+// template, condition or pipeline node, or nil for any other node.
+func EmbeddedScalar(n Node) *Scalar {
+	switch v := n.(type) {
 	case *Shell:
 		return v.Scalar
 	case *Template:

@@ -23,19 +23,8 @@ func gateStep(si *StepInfo) bool {
 // gateString is the text of a string-like value (a scalar or a typed node
 // over one).
 func gateString(v ast.Value) (*ast.Scalar, bool) {
-	switch v := ast.Resolve(v).(type) {
-	case *ast.Scalar:
-		return v, v.Kind == ast.String
-	case *ast.Shell:
-		return v.Scalar, true
-	case *ast.Template:
-		return v.Scalar, true
-	case *ast.Pipeline:
-		return v.Scalar, true
-	case *ast.Condition:
-		return v.Scalar, true
-	}
-	return nil, false
+	s := ast.ScalarOf(ast.Resolve(v))
+	return s, s != nil && s.Kind == ast.String
 }
 
 // gateNonBlank reports whether a field is a non-blank string.

@@ -137,19 +137,7 @@ func removeField(p *Pass, o *ast.Object, f *ast.Field) (source.Edit, bool) {
 // scalarText is the decoded text of a string-like value (a scalar, shell,
 // template, condition or pipeline) and its scalar, or "", nil.
 func scalarText(v ast.Value) (string, *ast.Scalar) {
-	var s *ast.Scalar
-	switch v := ast.Resolve(v).(type) {
-	case *ast.Scalar:
-		s = v
-	case *ast.Shell:
-		s = v.Scalar
-	case *ast.Template:
-		s = v.Scalar
-	case *ast.Condition:
-		s = v.Scalar
-	case *ast.Pipeline:
-		s = v.Scalar
-	}
+	s := ast.ScalarOf(ast.Resolve(v))
 	if s == nil || s.Kind != ast.String {
 		return "", nil
 	}

@@ -92,15 +92,8 @@ func (c *checker) node(n, parent ast.Node, scalar *ast.Scalar) {
 	if parent != nil && !ast.SpanOf(parent).Covers(sp) && !c.aliased(sp) {
 		c.errorf("%s lies outside its parent %T at %v", what, parent, ast.SpanOf(parent))
 	}
-	switch v := n.(type) {
-	case *ast.Shell:
-		scalar = v.Scalar
-	case *ast.Template:
-		scalar = v.Scalar
-	case *ast.Condition:
-		scalar = v.Scalar
-	case *ast.Pipeline:
-		scalar = v.Scalar
+	if s := ast.EmbeddedScalar(n); s != nil {
+		scalar = s
 	}
 	if scalar != nil {
 		if want, ok := spelling(n); ok {
