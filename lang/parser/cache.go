@@ -80,8 +80,8 @@ func (c *Cache) keep(shells []*ast.Shell, results []shellResult) {
 	c.prev, c.cur = c.cur, make(map[string]shellResult, len(c.cur))
 }
 
-// record returns the result to cache for toks (scratch memory, sorted by
-// start) and err; nil when not recording.
+// record fills rec (when not nil) with the result to cache for toks
+// (scratch memory, sorted by start) and err.
 func record(rec *shellResult, toks []shellTok, err error) {
 	if rec != nil {
 		*rec = shellResult{toks: slices.Clone(toks), err: err}
