@@ -19,7 +19,8 @@ import (
 // belongs to lang/check), and may import its own component and the
 // components listed for it. cmd/* may import anything but cmd.
 //
-// In words: lang/source and lang/js import nothing of the module; each lang/ package
+// In words: lang/source, lang/js and lang/bounded (the bounded file reader
+// every reader of a user-controlled path uses) import nothing of the module; each lang/ package
 // imports only the lang/ packages below it; nothing under lang/ imports
 // runtime, lsp or cmd; runtime imports lang/ only, except runtime/plan,
 // which may import the rest of runtime (and nothing under runtime imports
@@ -30,10 +31,11 @@ var layers = []struct {
 }{
 	{"lang/source", nil},
 	{"lang/js", nil},
+	{"lang/bounded", nil},
 	{"lang/ast", []string{"lang/source"}},
-	{"lang/parser", []string{"lang/source", "lang/ast"}},
+	{"lang/parser", []string{"lang/source", "lang/bounded", "lang/ast"}},
 	{"lang/commands", []string{"lang/source", "lang/ast"}},
-	{"lang/check", []string{"lang/source", "lang/js", "lang/ast", "lang/parser", "lang/commands"}},
+	{"lang/check", []string{"lang/source", "lang/js", "lang/bounded", "lang/ast", "lang/parser", "lang/commands"}},
 	{"runtime", []string{"lang/"}},
 	{"runtime/plan", []string{"lang/", "runtime"}}, // above the executor: plans from the same pieces
 	{"lsp", []string{"lang/", "runtime"}},

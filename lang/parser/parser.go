@@ -18,13 +18,14 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
 // Limits that reject hostile input quickly.
 const (
-	MaxFileSize   = 8 << 20 // bytes
-	MaxLineLength = 1 << 20 // bytes
+	MaxFileSize   = bounded.DefaultLimit // bytes; readers of files stop there (package bounded)
+	MaxLineLength = 1 << 20              // bytes
 )
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
