@@ -47,6 +47,12 @@ type File struct {
 	Workflow *Workflow  // Doc as a workflow, or nil
 	Comments []*Comment // YAML comments, in source order
 	Anchors  []*Anchor  // YAML anchors, in source order
+	// Broken are the spans of text that YAML syntax errors kept from being
+	// read as written, in source order: each error's own text and what the
+	// reader skipped after it to recover. Nodes near them may hold what
+	// recovery made of the text (keys cut short or moved to another level);
+	// the checker reports nothing that depends on them.
+	Broken []source.Span
 }
 
 // Anchor is a YAML anchor (&name). Its span is the anchored value's; values

@@ -64,6 +64,7 @@ func parse(filename string, src []byte, cache *Cache) (file *ast.File, diags []s
 	}
 	r := newYAMLReader(f, start)
 	doc := r.readDocument()
+	file.Broken = r.broken
 	file.Comments = r.comments
 	file.Anchors = r.anchored
 	for _, a := range file.Anchors {

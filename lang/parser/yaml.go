@@ -26,9 +26,12 @@ type yamlReader struct {
 	anchored []*ast.Anchor
 	used     map[string]bool
 	stop     bool // a limit was hit: read no further
-	start    int  // where the text starts (after a byte order mark)
-	part     bool // reads one part of a sequence for a parent reader
-	aliases  int  // aliases read
+	// broken are the spans of text that a syntax error kept from being
+	// read as written: the error and what recovery skipped after it.
+	broken  []source.Span
+	start   int  // where the text starts (after a byte order mark)
+	part    bool // reads one part of a sequence for a parent reader
+	aliases int  // aliases read
 
 	// The rest of the current blocks of nodes: a file has thousands of
 	// scalars, fields and mappings, allocated a block at a time.
@@ -112,6 +115,15 @@ func (r *yamlReader) errorAt(code string, a, b int, format string, args ...any) 
 
 func (r *yamlReader) syntaxError(a, b int, format string, args ...any) {
 	r.errorAt("yaml-syntax", a, b, "invalid YAML: "+format, args...)
+	r.broken = append(r.broken, r.rng(a, b))
+}
+
+// skipped extends the last broken span over text that recovery skipped
+// from the line of the error up to pos.
+func (r *yamlReader) skipped(from int) {
+	if n := len(r.broken); n > 0 && r.broken[n-1].End >= lineStartOf(r.src, from) {
+		r.broken[n-1].End = max(r.broken[n-1].End, r.pos)
+	}
 }
 
 func (r *yamlReader) at(i int) byte {
@@ -241,8 +253,12 @@ func (r *yamlReader) readDocument() ast.Value {
 			}
 			break
 		}
+		// Everything from here on is outside the document: one error, and
+		// the rest of the file is not read.
 		r.syntaxError(r.pos, r.lineEnd(r.pos), "unexpected content after the document")
-		r.skipLine()
+		r.pos = len(r.src)
+		r.skipped(r.broken[len(r.broken)-1].Start)
+		break
 	}
 	return doc
 }
@@ -259,9 +275,11 @@ func (r *yamlReader) lineEnd(i int) int {
 
 // skipLine moves past the current line.
 func (r *yamlReader) skipLine() {
+	from := r.pos
 	for r.pos < len(r.src) && lineBreakAt(r.src, r.pos) == 0 {
 		r.pos++
 	}
+	r.skipped(from)
 }
 
 // blockCtx tells blockValue where the value stands.
@@ -408,20 +426,23 @@ func (r *yamlReader) skipLineRest(nodeStart int) {
 		r.syntaxError(start, end, "unexpected text after the value")
 	}
 	r.pos = end
+	r.skipped(start)
 }
 
 // skipBlock skips the current line and the lines indented more than indent.
 func (r *yamlReader) skipBlock(indent int) {
+	from := r.pos
 	r.skipLine()
 	for r.pos < len(r.src) {
 		save := r.pos
 		r.skipToContent()
 		if r.pos >= len(r.src) || r.column(r.pos) <= indent {
 			r.pos = save
-			return
+			break
 		}
 		r.skipLine()
 	}
+	r.skipped(from)
 }
 
 // readProperty reads an anchor (&name) or a tag (!tag) at pos.
