@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
@@ -20,7 +19,12 @@ type retryPolicy struct {
 	delayMs     float64
 	maxDelayMs  float64
 	jitter      bool
+
+	random func() float64 // for jitter; nil is math/rand
 }
+
+// once is the policy of a command that is not retried.
+var once = retryPolicy{max: 1}
 
 // retryOf reads a step's retry field; the checker has validated it.
 func retryOf(f *ast.Field) retryPolicy {
@@ -60,7 +64,11 @@ func (p retryPolicy) delay(n int) time.Duration {
 		d = math.Min(p.delayMs*math.Pow(2, float64(n-1)), p.maxDelayMs)
 	}
 	if p.jitter {
-		d = math.Min(d*(0.9+0.2*rand.Float64()), p.maxDelayMs)
+		random := p.random
+		if random == nil {
+			random = rand.Float64
+		}
+		d = math.Min(d*(0.9+0.2*random()), p.maxDelayMs)
 	}
 	return time.Duration(math.Max(0, d) * float64(time.Millisecond))
 }
@@ -79,34 +87,31 @@ func timeoutOf(f *ast.Field) time.Duration {
 // attempt runs one try of a step under its own timeout, when it has one: a
 // timed-out attempt's processes are killed at once and the attempt fails
 // with the reference's "Step '{id}' timed out after {ms}ms".
-func attempt(ctx context.Context, id string, timeout time.Duration, try func(context.Context) (*jsvalue.Object, error)) (*jsvalue.Object, error) {
+func attempt(x Executor, ctx Ctx, id string, timeout time.Duration, try func(Ctx) (*jsvalue.Object, error)) (*jsvalue.Object, error) {
 	if timeout <= 0 {
 		return try(ctx)
 	}
 	cause := proc.KillNow(fmt.Errorf("Step '%s' timed out after %dms", id, timeout.Milliseconds()))
-	actx, cancel := context.WithTimeoutCause(ctx, timeout, cause)
-	defer cancel()
+	actx, stop := x.WithTimeout(ctx, timeout, cause)
+	defer stop()
 	return try(actx)
 }
 
 // withRetry runs the attempts of a step: up to the policy's max, waiting
 // between them and logging each retry to stderr as the reference does. An
 // external cancellation is never retried.
-func withRetry(ctx context.Context, id string, p retryPolicy, timeout time.Duration, stderr io.Writer,
-	try func(context.Context) (*jsvalue.Object, error)) (*jsvalue.Object, error) {
+func withRetry(x Executor, ctx Ctx, id string, p retryPolicy, timeout time.Duration, stderr io.Writer,
+	try func(Ctx) (*jsvalue.Object, error)) (*jsvalue.Object, error) {
+	p.random = func() float64 { return x.Random(ctx) }
 	for n := 1; ; n++ {
-		rec, err := attempt(ctx, id, timeout, try)
-		if err == nil || n >= p.max || context.Cause(ctx) != nil || isFatal(err) {
+		rec, err := attempt(x, ctx, id, timeout, try)
+		if err == nil || n >= p.max || ctx.Err() != nil || isFatal(err) {
 			return rec, err
 		}
 		d := p.delay(n)
 		fmt.Fprintf(stderr, "[RETRY] Step '%s' failed (attempt %d/%d): %s. Retrying in %dms...\n", id, n, p.max, err, d.Milliseconds())
-		timer := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return nil, context.Cause(ctx)
-		case <-timer.C:
+		if err := x.Sleep(ctx, d); err != nil {
+			return nil, err
 		}
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,39 +32,39 @@ type command struct {
 	topLevel bool // a step of the workflow, not a loop sub-step or branch
 }
 
-// runCommand runs one command: a pipeline, or else a shell command.
-func (r *runner) runCommand(ctx context.Context, c command) (*jsvalue.Object, error) {
-	if c.step.Pipeline != nil {
-		if s := ast.ScalarOf(c.step.Pipeline.Value); s != nil && !isBlankText(s.Text) {
-			return r.pipelineStep(ctx, c)
-		}
-	}
-	return r.shell(ctx, c)
+// runCommand runs one command under a retry policy and timeout.
+func (r *runner) runCommand(ctx Ctx, c command, policy retryPolicy, timeout time.Duration) (*jsvalue.Object, error) {
+	return r.x.Command(ctx, &Call{ID: c.id, Retry: policy, Timeout: timeout, Prepare: func() (*Command, error) {
+		return r.prepare(c)
+	}})
 }
 
-// shell runs one shell command: the resume boundary is crossed right
-// before its process starts, after its stdin resolved.
-func (r *runner) shell(ctx context.Context, c command) (*jsvalue.Object, error) {
+// prepare resolves a command for an attempt: a pipeline, or else a shell
+// command (nothing to run when its text is blank).
+func (r *runner) prepare(c command) (*Command, error) {
+	if c.step.Pipeline != nil {
+		if s := ast.ScalarOf(c.step.Pipeline.Value); s != nil && !isBlankText(s.Text) {
+			return r.preparePipeline(c)
+		}
+	}
 	text := shellText(c.step)
 	stdin, err := Stdin(c.step.Stdin, r.args, c.scope)
 	if err != nil {
 		return nil, err
 	}
 	if isBlankText(text) {
-		return syntheticResult(c.id, stdin), nil
+		return &Command{ID: c.id, Stdin: stdin}, nil
 	}
-	if err := r.opts.Resume.claim(ctx); err != nil {
-		return nil, err
-	}
-	return RunShell(ctx, Shell{
+	return &Command{
 		ID:        c.id,
+		Kind:      ShellCommand,
 		Text:      render.Template(text, r.args, c.scope),
+		Stdin:     stdin,
 		Env:       Env(r.base, r.args, c.scope, append([]*ast.Field{r.w.Env}, c.env...)...),
 		Dir:       r.cwd(append(c.cwd, r.w.Cwd)...),
-		Stdin:     ShellStdin(stdin),
 		MaxOutput: r.maxOutput,
-		Force:     r.opts.Force,
-	})
+		TopLevel:  c.topLevel,
+	}, nil
 }
 
 // cwd is the working directory from the first cwd field set, else the
@@ -73,7 +73,7 @@ func (r *runner) cwd(fields ...*ast.Field) string {
 	if dir := Cwd(r.args, fields...); dir != "" {
 		return dir
 	}
-	return r.opts.defaultCwd
+	return r.opts.Dir
 }
 
 // shellText is a step's run text, else its command text.
@@ -91,7 +91,7 @@ func shellText(step *ast.Step) string {
 
 // forEach runs a loop step (workflow spec §2.9): its sub-steps in order
 // for each item of the array its expression names, sequentially.
-func (r *runner) forEach(ctx context.Context, step *ast.Step) (*jsvalue.Object, error) {
+func (r *runner) forEach(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
 	id := step.IDText()
 	items, err := Stdin(step.ForEach, r.args, r.results)
 	if err != nil {
@@ -116,7 +116,7 @@ func (r *runner) forEach(ctx context.Context, step *ast.Step) (*jsvalue.Object, 
 	out := make([]any, 0, len(list))
 	for i, item := range list {
 		if pause > 0 && i > 0 && i%batch == 0 {
-			if err := sleep(ctx, time.Duration(pause*float64(time.Millisecond))); err != nil {
+			if err := r.x.Sleep(ctx, time.Duration(pause*float64(time.Millisecond))); err != nil {
 				return nil, err
 			}
 		}
@@ -128,7 +128,7 @@ func (r *runner) forEach(ctx context.Context, step *ast.Step) (*jsvalue.Object, 
 		scope[indexVar] = jsvalue.Obj("json", float64(i), "stdout", strconv.Itoa(i))
 		iteration := jsvalue.Obj(itemVar, item, indexVar, float64(i))
 		for _, sub := range subs {
-			if err := context.Cause(ctx); err != nil {
+			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			subID := sub.IDText()
@@ -142,7 +142,7 @@ func (r *runner) forEach(ctx context.Context, step *ast.Step) (*jsvalue.Object, 
 				continue
 			}
 			rec, err := r.runCommand(ctx, command{id: subID, step: sub, scope: scope,
-				env: []*ast.Field{step.Env, sub.Env}, cwd: []*ast.Field{sub.Cwd, step.Cwd}})
+				env: []*ast.Field{step.Env, sub.Env}, cwd: []*ast.Field{sub.Cwd, step.Cwd}}, once, 0)
 			if err != nil {
 				return nil, err
 			}
@@ -174,7 +174,7 @@ type branchResult struct {
 
 // parallel runs a parallel step's branches at once (workflow spec §2.8)
 // and stores each successful branch's result under its id.
-func (r *runner) parallel(ctx context.Context, step *ast.Step) (*jsvalue.Object, error) {
+func (r *runner) parallel(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
 	id := step.IDText()
 	p, _ := step.Parallel.Value.(*ast.Parallel)
 	var branches []*ast.Step
@@ -184,40 +184,37 @@ func (r *runner) parallel(ctx context.Context, step *ast.Step) (*jsvalue.Object,
 		}
 	}
 	waitAny := p != nil && stringValue(p.Wait, "all") == "any"
-	bctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
+	bctx, cancel := r.x.WithCancel(ctx)
+	defer cancel(context.Canceled)
 	if p != nil {
 		if d := timeoutOf(p.TimeoutMs); d > 0 {
-			var stop context.CancelFunc
 			cause := proc.KillNow(fmt.Errorf("Parallel step %s timed out after %dms", id, d.Milliseconds()))
-			bctx, stop = context.WithTimeoutCause(bctx, d, cause)
+			var stop func()
+			bctx, stop = r.x.WithTimeout(bctx, d, cause)
 			defer stop()
 		}
 	}
 	// Every branch sees the results from before the block. The resume
 	// boundary is crossed once, before any branch starts.
 	scope := r.results
-	if err := r.opts.Resume.claim(ctx); err != nil {
+	if err := r.x.Claim(ctx); err != nil {
 		return nil, err
 	}
-	settled := make(chan branchResult, len(branches))
+	settled := r.x.NewQueue(ctx, len(branches))
 	for i, b := range branches {
-		go func() {
+		r.x.Go(bctx, func(bctx Ctx) {
 			rec, err := r.runCommand(bctx, command{id: b.IDText(), step: b, scope: scope,
-				env: []*ast.Field{step.Env, b.Env}, cwd: []*ast.Field{b.Cwd, step.Cwd}})
-			settled <- branchResult{i, rec, err}
-		}()
+				env: []*ast.Field{step.Env, b.Env}, cwd: []*ast.Field{b.Cwd, step.Cwd}}, once, 0)
+			settled.Put(bctx, branchResult{i, rec, err})
+		})
 	}
 	results := make([]branchResult, len(branches))
 	if waitAny && len(branches) > 0 {
-		first := <-settled
+		v, _ := settled.Get(ctx, 0)
+		first := v.(branchResult)
 		cancel(errors.New("another parallel branch settled first"))
-		timer := time.NewTimer(settleWait)
-		defer timer.Stop()
 		for range len(branches) - 1 {
-			select {
-			case <-settled:
-			case <-timer.C:
+			if _, ok := settled.Get(ctx, settleWait); !ok {
 				return nil, errors.New("Parallel branches did not settle after cancellation")
 			}
 		}
@@ -230,17 +227,18 @@ func (r *runner) parallel(ctx context.Context, step *ast.Step) (*jsvalue.Object,
 			"json", jsvalue.Obj(b.IDText(), get(first.record, "json"))), nil
 	}
 	for range branches {
-		res := <-settled
+		v, _ := settled.Get(ctx, 0)
+		res := v.(branchResult)
 		results[res.index] = res
 	}
-	if cause := context.Cause(bctx); cause != nil && context.Cause(ctx) == nil && bctx.Err() != nil {
+	if cause := bctx.Err(); cause != nil && ctx.Err() == nil {
 		if errors.Is(cause, context.DeadlineExceeded) || strings.HasPrefix(cause.Error(), "Parallel step ") {
 			return nil, cause
 		}
 	}
 	for _, res := range results {
 		if res.err != nil {
-			if context.Cause(ctx) != nil {
+			if ctx.Err() != nil {
 				return nil, res.err
 			}
 			return nil, fmt.Errorf("Parallel branch failed: %s", res.err)
@@ -257,7 +255,7 @@ func (r *runner) parallel(ctx context.Context, step *ast.Step) (*jsvalue.Object,
 
 // subWorkflow runs a `workflow:` step's child file (workflow spec §2.7)
 // and returns its output as the step's result.
-func (r *runner) subWorkflow(ctx context.Context, step *ast.Step) (*jsvalue.Object, error) {
+func (r *runner) subWorkflow(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
 	id := step.IDText()
 	path := ""
 	if s := ast.ScalarOf(step.Workflow.Value); s != nil {
@@ -266,14 +264,13 @@ func (r *runner) subWorkflow(ctx context.Context, step *ast.Step) (*jsvalue.Obje
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(r.opts.FilePath), path)
 	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
+	real, src, err := r.x.ReadWorkflow(ctx, path)
+	if errors.Is(err, ErrWorkflowNotFound) {
 		return nil, fmt.Errorf("Workflow step %s workflow file not found: %s", id, path)
 	}
-	if r.opts.active[real] {
+	if slices.Contains(r.opts.Active, real) {
 		return nil, fmt.Errorf("Workflow step %s creates a cycle: %s is already being executed", id, real)
 	}
-	src, err := os.ReadFile(real)
 	if err != nil {
 		return nil, fmt.Errorf("Workflow step %s: %s", id, err)
 	}
@@ -299,23 +296,19 @@ func (r *runner) subWorkflow(ctx context.Context, step *ast.Step) (*jsvalue.Obje
 			}
 		}
 	}
-	active := make(map[string]bool, len(r.opts.active)+1)
-	for k := range r.opts.active {
-		active[k] = true
-	}
-	active[real] = true
-	if err := r.opts.Resume.claim(ctx); err != nil {
+	if err := r.x.Claim(ctx); err != nil {
 		return nil, err
 	}
-	opts := r.opts
-	opts.Args = childArgs
-	opts.Env = Env(r.base, r.args, r.results, r.w.Env, step.Env)
-	opts.FilePath = real
-	opts.Resume = nil
-	opts.active = active
-	opts.defaultCwd = r.cwd(step.Cwd)
-	opts.inComposition = true
-	res, err := Run(ctx, child, opts)
+	opts := Options{
+		Args:     childArgs,
+		Env:      Env(r.base, r.args, r.results, r.w.Env, step.Env),
+		Stderr:   r.opts.Stderr,
+		FilePath: real,
+		Active:   append(slices.Clip(r.opts.Active), real),
+		Dir:      r.cwd(step.Cwd),
+		Composed: true,
+	}
+	res, err := r.x.RunWorkflow(ctx, child, opts)
 	var halt *haltInComposition
 	if errors.As(err, &halt) {
 		return nil, fmt.Errorf("Workflow step %s %s", id, halt)
@@ -388,16 +381,4 @@ func stringValue(f *ast.Field, def string) string {
 		return s
 	}
 	return def
-}
-
-// sleep waits d unless ctx ends first.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	case <-t.C:
-		return nil
-	}
 }

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -21,102 +19,43 @@ type haltError struct{ msg string }
 
 func (e *haltError) Error() string { return e.msg }
 
-// pipelineStep runs a `pipeline:` step, sub-step or branch (workflow spec
-// §2.4): its text templated, then parsed; its stdin as the input items;
-// renderers writing into the step's stdout instead of the terminal.
-func (r *runner) pipelineStep(ctx context.Context, c command) (*jsvalue.Object, error) {
+// preparePipeline resolves a `pipeline:` step, sub-step or branch
+// (workflow spec §2.4): its text templated, then parsed (a parse error
+// fails the attempt); its stdin, the input items.
+func (r *runner) preparePipeline(c command) (*Command, error) {
 	text := ""
 	if s := ast.ScalarOf(c.step.Pipeline.Value); s != nil {
 		text = render.Template(s.Text, r.args, c.scope)
 	}
-	p := parser.ParsePipelineText(text)
-	if p.Err != nil {
+	if p := parser.ParsePipelineText(text); p.Err != nil {
 		return nil, fmt.Errorf("Workflow step %s pipeline parse failed: %s", c.id, p.Err.Msg)
 	}
-	stages := pipeline.StagesOf(p.Stages, text)
 	stdin, err := Stdin(c.step.Stdin, r.args, c.scope)
 	if err != nil {
 		return nil, err
 	}
-	var input []any
-	switch v := stdin.(type) {
-	case nil:
-	case []any:
-		input = v
-	default:
-		if v != jsvalue.Undefined {
-			input = []any{v}
-		}
+	cmd := &Command{
+		ID:        c.id,
+		Kind:      PipelineCommand,
+		Text:      text,
+		Stdin:     stdin,
+		Env:       Env(r.base, r.args, c.scope, append([]*ast.Field{r.w.Env}, c.env...)...),
+		Dir:       r.cwd(append(c.cwd, r.w.Cwd)...),
+		MaxOutput: r.maxOutput,
+		TopLevel:  c.topLevel,
 	}
-	var rendered bytes.Buffer
-	env := &pipeline.Env{
-		Mode:     pipeline.Tool,
-		Stdin:    strings.NewReader(""),
-		Stdout:   &rendered,
-		Stderr:   r.opts.Stderr,
-		Environ:  Env(r.base, r.args, c.scope, append([]*ast.Field{r.w.Env}, c.env...)...),
-		Dir:      r.cwd(append(c.cwd, r.w.Cwd)...),
-		StateDir: r.opts.StateDir,
-		Force:    r.opts.Force,
-	}
-	if t := r.opts.Terminal; t != nil {
-		// On a terminal, approve and ask prompt there.
-		env.Mode, env.Stdin, env.Interactive = pipeline.Human, t.In, true
-	}
-	opts := pipeline.Options{BeforeEffect: func() error { return r.opts.Resume.claim(ctx) }}
-	run := stages
 	if k := r.continuation; k != nil && c.topLevel {
-		// The resume of this step's input request: the pipeline goes on
-		// at the stage that asked, with the items it had and the answer.
+		// The resume of this step's input request.
 		r.continuation = nil
-		run, input = stages[k.stage:], k.items
-		opts.Resume = &pipeline.ResumeInput{Response: k.response}
+		cmd.Continue = k
 	}
-	res, err := pipeline.RunWith(ctx, run, input, env, opts)
-	if err != nil {
-		return nil, err
-	}
-	if s, ok := res.Suspended(); ok && c.topLevel {
-		s.Stage += len(stages) - len(run)
-		return nil, &pipelineInput{stages: stages, items: input, Suspension: s}
-	}
-	if res.Halted {
-		name := ""
-		if res.HaltedAt >= 0 && res.HaltedAt < len(stages) {
-			name = stages[res.HaltedAt].Name
-		}
-		switch haltKind(res.Items) {
-		case "approval_request":
-			return nil, &haltError{fmt.Sprintf("Workflow step %s halted for approval inside pipeline stage %s. Use a separate approval step in the workflow file.", c.id, name)}
-		case "input_request":
-			return nil, &haltError{"requestInput is not supported in this pipeline context"}
-		}
-		return nil, &haltError{fmt.Sprintf("Workflow step %s halted before completion at pipeline stage %s", c.id, name)}
-	}
-	return pipelineResult(c.id, res.Items, rendered.String()), nil
+	return cmd, nil
 }
 
-// pipelineInput is a top-level pipeline step that asked for input: the
-// workflow pauses (an input request of kind pipeline_command) and its
-// resume continues the pipeline at the stage that asked.
-type pipelineInput struct {
-	stages []pipeline.Stage
-	items  []any // the step's input items
-	pipeline.Suspension
-}
-
-func (p *pipelineInput) Error() string { return "pipeline input suspension" }
-
-// pipelineContinuation is a pending resume of a pipeline step's input
-// request.
-type pipelineContinuation struct {
-	stage    int
-	items    []any
-	response any
-}
-
-// pausePipeline pauses the run at step idx, whose pipeline asked for input.
-func (r *runner) pausePipeline(ctx context.Context, idx int, id string, p *pipelineInput) (envelope.Result, error) {
+// pausePipeline stops the run at step idx, whose pipeline asked for
+// input: a pausing executor ends the run there (res); a decision arms the
+// step's continuation, and the caller runs the step again.
+func (r *runner) pausePipeline(ctx Ctx, idx int, id string, p *Suspension) (res *envelope.Result, err error) {
 	req := jsvalue.NewObject()
 	for _, k := range p.Request.Keys() {
 		if k != "items" {
@@ -124,20 +63,36 @@ func (r *runner) pausePipeline(ctx context.Context, idx int, id string, p *pipel
 			req.Set(k, v)
 		}
 	}
-	saved := r.saved(idx)
-	saved.InputStepID = id
-	saved.InputKind = "pipeline_command"
-	saved.InputSchema = get(req, "responseSchema")
-	if subject := get(req, "subject"); subject != jsvalue.Undefined {
-		saved.InputSubject = subject
+	g := &Gate{Kind: PipelineGate, StepID: id, Request: req, Schema: get(req, "responseSchema")}
+	g.fit = func() error { return r.fit(id, req) }
+	g.saved = func() *Saved {
+		saved := r.saved(idx)
+		saved.InputStepID = id
+		saved.InputKind = "pipeline_command"
+		saved.InputSchema = get(req, "responseSchema")
+		if subject := get(req, "subject"); subject != jsvalue.Undefined {
+			saved.InputSubject = subject
+		}
+		items := p.Items
+		if items == nil {
+			items = []any{}
+		}
+		saved.PipelineInput = jsvalue.Obj("pipeline", pipeline.StagesValue(p.stages), "resumeAtIndex", float64(p.Stage),
+			"items", items, "commandInput", p.CommandInput)
+		return saved
 	}
-	items := p.items
-	if items == nil {
-		items = []any{}
+	res, d, err := r.x.Pause(ctx, g)
+	if err != nil || res != nil {
+		return res, err
 	}
-	saved.PipelineInput = jsvalue.Obj("pipeline", pipeline.StagesValue(p.stages), "resumeAtIndex", float64(p.Stage),
-		"items", items, "commandInput", p.CommandInput)
-	return r.pauseInput(ctx, id, saved, req)
+	if d.Cancel {
+		return cancelled(), nil
+	}
+	if err := r.resumed(d); err != nil {
+		return nil, err
+	}
+	r.continuation = &Continuation{Stage: p.Stage, Items: p.Items, Response: d.Response}
+	return nil, nil
 }
 
 // resumePipeline checks that the step that asked is still there, still
@@ -170,7 +125,7 @@ func (r *runner) resumePipeline(steps []*ast.Step, rs *Resume) error {
 	}
 	stage, _ := get(saved, "resumeAtIndex").(float64)
 	items, _ := get(saved, "items").([]any)
-	r.continuation = &pipelineContinuation{stage: int(stage), items: items, response: rs.Response}
+	r.continuation = &Continuation{Stage: int(stage), Items: items, Response: rs.Response}
 	return nil
 }
 

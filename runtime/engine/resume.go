@@ -174,7 +174,7 @@ func (r *runner) applyResume(steps []*ast.Step, rs *Resume) error {
 		return nil
 	}
 	id := rs.Saved.ApprovalStepID
-	approver := r.approver()
+	approver := approverOf(r.getenv)
 	if err := rs.Saved.ApprovalIdentity.enforce(id, approver); err != nil {
 		return err
 	}
@@ -248,11 +248,11 @@ func (rs *Resume) settle(ctx context.Context) {
 // pause writes the resume state of a paused run and returns its token and,
 // for an approval, its short id. A resumed run retires its predecessor
 // first, so that a token is never continued twice.
-func (r *runner) pause(ctx context.Context, saved *Saved, approval bool) (token, approvalID string, err error) {
-	if err := r.opts.Resume.claim(ctx); err != nil {
+func (x *local) pause(ctx context.Context, saved *Saved, approval bool) (token, approvalID string, err error) {
+	if err := x.opts.Resume.claim(ctx); err != nil {
 		return "", "", err
 	}
-	store, err := state.Open(r.opts.StateDir)
+	store, err := state.Open(x.opts.StateDir)
 	if err != nil {
 		return "", "", err
 	}
@@ -265,12 +265,12 @@ func (r *runner) pause(ctx context.Context, saved *Saved, approval bool) (token,
 		return "", "", err
 	}
 	if approval {
-		if approvalID, err = store.CreateApproval(key, r.opts.Now()); err != nil {
+		if approvalID, err = store.CreateApproval(key, x.opts.Now()); err != nil {
 			store.Delete(context.WithoutCancel(ctx), key)
 			return "", "", err
 		}
 	}
-	if rs := r.opts.Resume; rs != nil {
+	if rs := x.opts.Resume; rs != nil {
 		rs.Store.RemoveApprovalFor(rs.Key)
 	}
 	return state.Token{Kind: state.KindWorkflow, StateKey: key}.Encode(), approvalID, nil

@@ -46,10 +46,15 @@ type Options struct {
 	// Now is the clock of state timestamps; nil is time.Now.
 	Now func() time.Time
 
-	// Set for a sub-workflow by its parent step.
-	active        map[string]bool // canonical paths of the files being run, for cycles
-	defaultCwd    string          // the parent step's cwd
-	inComposition bool            // gates cannot pause
+	// Active holds the canonical paths of the workflow files being run,
+	// outermost first, for sub-workflow cycles; Run starts it with
+	// FilePath's.
+	Active []string
+	// Dir is the working directory of steps without a cwd; "" is the
+	// process's. A sub-workflow's is its parent step's.
+	Dir string
+	// Composed is set for a sub-workflow: its gates cannot pause.
+	Composed bool
 }
 
 // A Terminal is where interactive gates ask: the prompt goes to Out and
@@ -59,40 +64,24 @@ type Terminal struct {
 	Out io.Writer
 }
 
-// Run executes the workflow's steps in file order (workflow spec §4.1) and
-// returns the run's result: the output items of the last step that
-// completed, or a pause at a gate with its resume token.
-//
-// Steps it cannot run yet (a pipeline, a loop, parallel branches, a
-// sub-workflow) stop the run with an error naming them before anything of
-// that step runs, never a silent difference.
+// Run executes the workflow's steps in file order (workflow spec §4.1) in
+// this process and returns the run's result: the output items of the
+// last step that completed, or a pause at a gate with its resume token.
 func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error) {
-	w := f.Workflow
-	var list *ast.StepList
-	if w != nil && w.Steps != nil {
-		if list, _ = w.Steps.Value.(*ast.StepList); list == nil {
-			return envelope.Result{}, fmt.Errorf("workflow steps must be a list")
-		}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
-	r := &runner{opts: opts, w: w, results: render.Results{}, steps: jsvalue.NewObject()}
-	if r.opts.Stderr == nil {
-		r.opts.Stderr = io.Discard
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
 	}
-	if r.opts.Now == nil {
-		r.opts.Now = time.Now
-	}
-	if r.opts.active == nil {
+	if opts.Active == nil {
 		real, err := filepath.EvalSymlinks(opts.FilePath)
 		if err != nil {
 			real = opts.FilePath
 		}
-		r.opts.active = map[string]bool{real: true}
+		opts.Active = []string{real}
 	}
-	var steps []*ast.Step
-	if list != nil {
-		steps = list.Steps()
-	}
-	res, err := r.run(ctx, steps)
+	res, err := Execute(localCtx{ctx}, &local{opts: &opts}, f, opts)
 	if rs := opts.Resume; rs != nil {
 		if err != nil {
 			rs.settle(ctx)
@@ -106,8 +95,34 @@ func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error
 	return res, nil
 }
 
+// Execute runs the workflow's steps on x: the control logic of every run,
+// whatever executes its commands.
+func Execute(ctx Ctx, x Executor, f *ast.File, opts Options) (envelope.Result, error) {
+	w := f.Workflow
+	var list *ast.StepList
+	if w != nil && w.Steps != nil {
+		if list, _ = w.Steps.Value.(*ast.StepList); list == nil {
+			return envelope.Result{}, fmt.Errorf("workflow steps must be a list")
+		}
+	}
+	r := &runner{x: x, opts: opts, w: w, results: render.Results{}, steps: jsvalue.NewObject()}
+	if r.opts.Stderr == nil {
+		r.opts.Stderr = io.Discard
+	}
+	var steps []*ast.Step
+	if list != nil {
+		steps = list.Steps()
+	}
+	res, err := r.run(ctx, steps)
+	if err != nil {
+		return envelope.Result{}, err
+	}
+	return res, nil
+}
+
 // runner is the state of one run.
 type runner struct {
+	x         Executor
 	opts      Options
 	w         *ast.Workflow
 	args      *jsvalue.Object
@@ -119,7 +134,7 @@ type runner struct {
 	costs     *costs
 	limit     *costLimit
 
-	continuation *pipelineContinuation // a resumed pipeline step's answer, until it runs
+	continuation *Continuation // a resumed pipeline step's answer, until it runs
 }
 
 func (r *runner) getenv(name string) string { return Getenv(r.opts.Env, name) }
@@ -130,7 +145,7 @@ func (r *runner) store(id string, record *jsvalue.Object) {
 	r.steps.Set(id, record)
 }
 
-func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, error) {
+func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 	var provided any = r.opts.Args
 	start := 0
 	rs := r.opts.Resume
@@ -152,12 +167,9 @@ func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, e
 			return envelope.Result{}, err
 		}
 	}
-	var err error
-	if r.maxOutput, err = MaxStepOutput(r.getenv); err != nil {
+	if err := r.settings(); err != nil {
 		return envelope.Result{}, err
 	}
-	r.base = BaseEnv(r.opts.Env, r.args)
-	r.costs = newCosts(r.getenv, r.opts.Stderr)
 	r.limit = costLimitOf(r.w)
 	if rs != nil {
 		r.costs.restore(rs.Saved.Cost, rs.Saved.LLMBilled)
@@ -165,7 +177,7 @@ func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, e
 
 	for idx := start; idx < len(steps); idx++ {
 		step := steps[idx]
-		if err := context.Cause(ctx); err != nil {
+		if err := ctx.Err(); err != nil {
 			return envelope.Result{}, err
 		}
 		id := step.IDText()
@@ -193,13 +205,18 @@ func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, e
 		} else {
 			record, err = r.execute(ctx, step)
 		}
-		var asked *pipelineInput
+		var asked *Suspension
 		if errors.As(err, &asked) {
-			return r.pausePipeline(ctx, idx, id, asked)
+			res, err := r.pausePipeline(ctx, idx, id, asked)
+			if err != nil || res != nil {
+				return deref(res), err
+			}
+			idx-- // answered: the step goes on where it asked
+			continue
 		}
 		if err != nil {
 			policy := onErrorOf(step.OnError)
-			if policy == "stop" || context.Cause(ctx) != nil || isFatal(err) {
+			if policy == "stop" || ctx.Err() != nil || isFatal(err) {
 				return envelope.Result{}, err
 			}
 			// The failure is recorded; the output stays the last
@@ -236,63 +253,84 @@ func (r *runner) run(ctx context.Context, steps []*ast.Step) (envelope.Result, e
 	return envelope.Result{Status: envelope.StatusOK, Output: output}, nil
 }
 
-// execute runs a step's execution (parallel branches, a sub-workflow, a
-// shell command, or nothing for an approval-only step) under its retry and
-// timeout policy.
-func (r *runner) execute(ctx context.Context, step *ast.Step) (*jsvalue.Object, error) {
-	id := step.IDText()
-	// stdin is resolved inside each attempt: a failure there is retried
-	// and subject to on_error, as in the reference.
-	return withRetry(ctx, id, retryOf(step.Retry), timeoutOf(step.TimeoutMs), r.opts.Stderr,
-		func(actx context.Context) (*jsvalue.Object, error) {
-			switch {
-			case step.Parallel != nil:
-				return r.parallel(actx, step)
-			case step.Workflow != nil:
-				return r.subWorkflow(actx, step)
-			}
-			return r.runCommand(actx, command{id: id, step: step, scope: r.results,
-				env: []*ast.Field{step.Env}, cwd: []*ast.Field{step.Cwd}, topLevel: true})
-		})
+// settings reads what the run's environment sets: the output limit of
+// steps, the environment they start from, LLM prices. A resume that
+// brings a new environment reads them again, as a new process would.
+func (r *runner) settings() error {
+	var err error
+	if r.maxOutput, err = MaxStepOutput(r.getenv); err != nil {
+		return err
+	}
+	r.base = BaseEnv(r.opts.Env, r.args)
+	fresh := newCosts(r.getenv, r.opts.Stderr)
+	if r.costs != nil {
+		fresh.entries, fresh.billed = r.costs.entries, r.costs.billed
+	}
+	r.costs = fresh
+	return nil
 }
 
-// approval handles the gate of step id after its execution succeeded:
-// asks on the terminal, or pauses the run.
-func (r *runner) approval(ctx context.Context, idx int, id string, c approvalConfig, record *jsvalue.Object) (envelope.Result, bool, error) {
+// resumed applies what a decision brings besides its answer.
+func (r *runner) resumed(d *Decision) error {
+	if d.Env == nil {
+		return nil
+	}
+	r.opts.Env = d.Env
+	return r.settings()
+}
+
+// execute runs a step's execution (parallel branches, a sub-workflow, a
+// shell command or pipeline, or nothing for an approval-only step) under
+// its retry and timeout policy.
+func (r *runner) execute(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
+	id := step.IDText()
+	policy, timeout := retryOf(step.Retry), timeoutOf(step.TimeoutMs)
+	// stdin is resolved inside each attempt: a failure there is retried
+	// and subject to on_error, as in the reference.
+	switch {
+	case step.Parallel != nil:
+		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, func(actx Ctx) (*jsvalue.Object, error) {
+			return r.parallel(actx, step)
+		})
+	case step.Workflow != nil:
+		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, func(actx Ctx) (*jsvalue.Object, error) {
+			return r.subWorkflow(actx, step)
+		})
+	}
+	return r.runCommand(ctx, command{id: id, step: step, scope: r.results,
+		env: []*ast.Field{step.Env}, cwd: []*ast.Field{step.Cwd}, topLevel: true}, policy, timeout)
+}
+
+// approval handles the gate of step id after its execution succeeded.
+func (r *runner) approval(ctx Ctx, idx int, id string, c approvalConfig, record *jsvalue.Object) (envelope.Result, bool, error) {
 	identity := c.identity.withEnvDefaults(r.getenv)
 	req := approvalRequest(id, c, identity, record)
 	if identity.InitiatedBy != "" {
 		record.Set("initiatedBy", identity.InitiatedBy)
 	}
-	if t := r.opts.Terminal; t != nil {
-		if err := r.askApproval(ctx, t, req); err != nil {
-			return envelope.Result{}, false, err
-		}
-		if err := identity.enforce(id, r.approver()); err != nil {
-			return envelope.Result{}, false, err
-		}
-		approve(record, r.approver())
-		return envelope.Result{}, false, nil
+	g := &Gate{Kind: ApprovalGate, StepID: id, Request: req, Identity: identity, Schema: jsvalue.Undefined}
+	g.saved = func() *Saved {
+		saved := r.saved(idx + 1)
+		saved.ApprovalStepID = id
+		saved.ApprovalIdentity = identity
+		return saved
 	}
-	if r.opts.inComposition {
-		return envelope.Result{}, false, &haltInComposition{"approval"}
+	res, d, err := r.x.Pause(ctx, g)
+	if err != nil || res != nil {
+		return deref(res), res != nil, err
 	}
-	saved := r.saved(idx + 1)
-	saved.ApprovalStepID = id
-	saved.ApprovalIdentity = identity
-	token, approvalID, err := r.pause(ctx, saved, true)
-	if err != nil {
+	if !d.approved() {
+		return *cancelled(), true, nil
+	}
+	if err := identity.enforce(id, d.Approver); err != nil {
 		return envelope.Result{}, false, err
 	}
-	req.Set("resumeToken", token)
-	if approvalID != "" {
-		req.Set("approvalId", approvalID)
-	}
-	return envelope.Result{Status: envelope.StatusNeedsApproval, Output: []any{}, RequiresApproval: req}, true, nil
+	approve(record, d.Approver)
+	return envelope.Result{}, false, r.resumed(d)
 }
 
-// input handles an input step: asks on the terminal, or pauses the run.
-func (r *runner) input(ctx context.Context, idx int, step *ast.Step) (envelope.Result, bool, error) {
+// input handles an input step.
+func (r *runner) input(ctx Ctx, idx int, step *ast.Step) (envelope.Result, bool, error) {
 	id := step.IDText()
 	c := inputOf(step.Input)
 	stdin, err := Stdin(step.Stdin, r.args, r.results)
@@ -300,42 +338,47 @@ func (r *runner) input(ctx context.Context, idx int, step *ast.Step) (envelope.R
 		return envelope.Result{}, false, err
 	}
 	subject := inputSubject(stdin, step.Stdin != nil && stdin != jsvalue.Undefined, r.last)
-	if t := r.opts.Terminal; t != nil {
-		response, err := r.askInput(ctx, t, id, c)
-		if err != nil {
-			return envelope.Result{}, false, err
-		}
-		record := jsvalue.Obj("id", id, "subject", subject, "response", response)
-		r.store(id, record)
-		r.last = record
-		return envelope.Result{}, false, nil
-	}
-	if r.opts.inComposition {
-		return envelope.Result{}, false, &haltInComposition{"input"}
-	}
 	req := inputRequest(c, subject)
-	saved := r.saved(idx + 1)
-	saved.InputStepID = id
-	saved.InputSchema = c.schema
-	saved.InputSubject = subject
-	res, err := r.pauseInput(ctx, id, saved, req)
-	return res, err == nil, err
+	g := &Gate{Kind: InputGate, StepID: id, Request: req, Schema: c.schema}
+	g.fit = func() error { return r.fit(id, req) }
+	g.saved = func() *Saved {
+		saved := r.saved(idx + 1)
+		saved.InputStepID = id
+		saved.InputSchema = c.schema
+		saved.InputSubject = subject
+		return saved
+	}
+	res, d, err := r.x.Pause(ctx, g)
+	if err != nil || res != nil {
+		return deref(res), res != nil, err
+	}
+	if d.Cancel {
+		return *cancelled(), true, nil
+	}
+	record := jsvalue.Obj("id", id, "subject", subject, "response", d.Response)
+	r.store(id, record)
+	r.last = record
+	return envelope.Result{}, false, r.resumed(d)
 }
 
-// pauseInput pauses the run at an input request (an input step's, or a
-// pipeline step's ask): the subject is cut to the envelope size limit
-// first, so a request too big to send writes no state.
-func (r *runner) pauseInput(ctx context.Context, id string, saved *Saved, req *jsvalue.Object) (envelope.Result, error) {
+// fit cuts the subject of an input request to the envelope size limit
+// (see fitInputRequest), with an empty resumeToken in its place, so that
+// a request too big to send writes no state.
+func (r *runner) fit(id string, req *jsvalue.Object) error {
 	req.Set("resumeToken", "")
-	if err := fitInputRequest(id, req, maxEnvelope(r.getenv)); err != nil {
-		return envelope.Result{}, err
+	return fitInputRequest(id, req, maxEnvelope(r.getenv))
+}
+
+// cancelled is the result of a run cancelled at a gate.
+func cancelled() *envelope.Result {
+	return &envelope.Result{Status: envelope.StatusCancelled, Output: []any{}}
+}
+
+func deref(res *envelope.Result) envelope.Result {
+	if res == nil {
+		return envelope.Result{}
 	}
-	token, _, err := r.pause(ctx, saved, false)
-	if err != nil {
-		return envelope.Result{}, err
-	}
-	req.Set("resumeToken", token)
-	return envelope.Result{Status: envelope.StatusNeedsInput, Output: []any{}, RequiresInput: req}, nil
+	return *res
 }
 
 // saved is the resume state of a pause that continues at step index at.
@@ -359,9 +402,9 @@ func (r *runner) saved(at int) *Saved {
 	return s
 }
 
-// approver is who approves, as the environment declares it.
-func (r *runner) approver() string {
-	return strings.TrimSpace(r.getenv("LOBSTER_APPROVAL_APPROVED_BY"))
+// approver is who approves, as an environment declares it.
+func approverOf(getenv func(string) string) string {
+	return strings.TrimSpace(getenv("LOBSTER_APPROVAL_APPROVED_BY"))
 }
 
 // isFatal says err ends the run whatever the step's retry and on_error
@@ -371,7 +414,7 @@ func isFatal(err error) bool {
 	var gone *resumeError
 	var limit *limitError
 	var halt *haltError
-	var asked *pipelineInput
+	var asked *Suspension
 	return errors.As(err, &gone) || errors.As(err, &limit) || errors.As(err, &halt) || errors.As(err, &asked)
 }
 

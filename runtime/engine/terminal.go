@@ -24,25 +24,24 @@ func isYes(answer string) bool {
 	return false
 }
 
-// askApproval asks for the gate's approval on the terminal: anything but
-// y/yes is the reference's fatal "Not approved".
-func (r *runner) askApproval(ctx context.Context, t *Terminal, req *jsvalue.Object) error {
-	fmt.Fprintf(t.Out, "%s [y/N] ", jsString(get(req, "prompt")))
-	answer, err := r.readLine(ctx, t)
-	if err != nil {
-		return err
-	}
-	if !isYes(strings.TrimSpace(answer)) {
-		return errors.New("Not approved")
-	}
-	return nil
-}
-
-// askInput asks for an input step's response on the terminal: one line of
+// ask answers a gate on the terminal: an approval is y or yes (anything
+// else is the reference's fatal "Not approved"); an input is one line of
 // JSON that must match the step's schema.
-func (r *runner) askInput(ctx context.Context, t *Terminal, id string, c inputConfig) (any, error) {
-	fmt.Fprintf(t.Out, "%s\nEnter JSON response: ", jsString(c.prompt))
-	line, err := r.readLine(ctx, t)
+func (x *local) ask(ctx context.Context, t *Terminal, g *Gate) (*Decision, error) {
+	if g.Kind == ApprovalGate {
+		fmt.Fprintf(t.Out, "%s [y/N] ", jsString(get(g.Request, "prompt")))
+		answer, err := x.readLine(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		if !isYes(strings.TrimSpace(answer)) {
+			return nil, errors.New("Not approved")
+		}
+		yes := true
+		return &Decision{Approve: &yes, Approver: approverOf(x.getenv), Response: jsvalue.Undefined}, nil
+	}
+	fmt.Fprintf(t.Out, "%s\nEnter JSON response: ", jsString(get(g.Request, "prompt")))
+	line, err := x.readLine(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -50,16 +49,18 @@ func (r *runner) askInput(ctx context.Context, t *Terminal, id string, c inputCo
 	if err != nil {
 		return nil, errors.New("Input response must be valid JSON")
 	}
-	if err := checkResponse(id, c.schema, response); err != nil {
+	if err := checkResponse(g.StepID, g.Schema, response); err != nil {
 		return nil, errors.New(err.Error())
 	}
-	return response, nil
+	return &Decision{Response: response}, nil
 }
+
+func (x *local) getenv(name string) string { return Getenv(x.opts.Env, name) }
 
 // readLine reads one answer, within LOBSTER_APPROVAL_INPUT_TIMEOUT_MS when
 // that is a positive number of milliseconds. The end of input is an empty
 // answer.
-func (r *runner) readLine(ctx context.Context, t *Terminal) (string, error) {
+func (x *local) readLine(ctx context.Context, t *Terminal) (string, error) {
 	type answer struct {
 		line string
 		err  error
@@ -73,7 +74,7 @@ func (r *runner) readLine(ctx context.Context, t *Terminal) (string, error) {
 		got <- answer{strings.TrimRight(line, "\r\n"), err}
 	}()
 	var timeout <-chan time.Time
-	ms, err := strconv.Atoi(strings.TrimSpace(r.getenv("LOBSTER_APPROVAL_INPUT_TIMEOUT_MS")))
+	ms, err := strconv.Atoi(strings.TrimSpace(x.getenv("LOBSTER_APPROVAL_INPUT_TIMEOUT_MS")))
 	if err == nil && ms > 0 {
 		timer := time.NewTimer(time.Duration(ms) * time.Millisecond)
 		defer timer.Stop()
