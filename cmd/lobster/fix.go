@@ -10,88 +10,18 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-// fixPlan is the edits that --fix makes in one file: the first fix of each
-// finding, less the fixes that overlap an earlier one.
-type fixPlan struct {
-	edits   []source.Edit
-	applied int // fixes taken
-	skipped int // fixes left out because they overlap a taken one
-	unsafe  int // unsafe fixes left out
-}
-
-// planFixes chooses the edits of one file's findings (in their order, which
-// is by position). The first fix of each finding is taken when none of its
-// edits overlaps an edit already taken; an edit equal to one already taken
-// is not repeated. Findings reported in another file, and fixes whose edits
-// lie outside src, are left out, and so are unsafe fixes unless unsafe is
-// set.
-func planFixes(name string, src []byte, diags []source.Diagnostic, unsafe bool) fixPlan {
-	var p fixPlan
-	for _, d := range diags {
-		if d.File != name || len(d.Fixes) == 0 || len(d.Fixes[0].Edits) == 0 {
-			continue
-		}
-		if d.Fixes[0].Unsafe && !unsafe {
-			p.unsafe++
-			continue
-		}
-		var add []source.Edit
-		ok := true
-	edits:
-		for _, e := range d.Fixes[0].Edits {
-			s, t := e.Range.Start.Offset, e.Range.End.Offset
-			if s < 0 || t < s || t > len(src) {
-				ok = false
-				break
-			}
-			for _, prev := range p.edits {
-				if prev.Range.Span() == e.Range.Span() && prev.NewText == e.NewText {
-					continue edits // the same edit, from another finding
-				}
-				if editsConflict(prev, e) {
-					ok = false
-					break edits
-				}
-			}
-			for _, prev := range add {
-				if editsConflict(prev, e) {
-					ok = false
-					break edits
-				}
-			}
-			add = append(add, e)
-		}
-		if !ok {
-			p.skipped++
-			continue
-		}
-		p.edits = append(p.edits, add...)
-		p.applied++
-	}
-	return p
-}
-
-// editsConflict reports whether two edits cannot both be applied: their
-// ranges overlap, or they start at the same offset (two insertions there,
-// or an insertion before a replacement, have no defined order).
-func editsConflict(a, b source.Edit) bool {
-	as, ae := a.Range.Start.Offset, a.Range.End.Offset
-	bs, be := b.Range.Start.Offset, b.Range.End.Offset
-	return as == bs || (as < be && bs < ae)
-}
-
 // fixed returns the text of a checked file with its planned fixes applied,
 // and the plan; ok is false when there is nothing to change.
-func fixed(r result, unsafe bool) (out []byte, p fixPlan, ok bool) {
+func fixed(r result, unsafe bool) (out []byte, p source.FixPlan, ok bool) {
 	if r.readErr != "" || r.panicked != "" || r.file == nil {
 		return nil, p, false
 	}
 	src := r.file.Content
-	p = planFixes(r.name, src, r.diags, unsafe)
-	if len(p.edits) == 0 {
+	p = source.PlanFixes(r.name, src, r.diags, unsafe)
+	if len(p.Edits) == 0 {
 		return nil, p, false
 	}
-	out, err := source.ApplyEdits(src, p.edits)
+	out, err := source.ApplyEdits(src, p.Edits)
 	if err != nil || bytes.Equal(out, src) {
 		return nil, p, false
 	}
@@ -107,8 +37,8 @@ func applyFixes(analyze analyzer, inputs []input, results []result, unsafe bool,
 	applied, skipped, unsafeLeft, changed := 0, 0, 0, 0
 	for i, r := range results {
 		out, p, ok := fixed(r, unsafe)
-		skipped += p.skipped
-		unsafeLeft += p.unsafe
+		skipped += p.Skipped
+		unsafeLeft += p.Unsafe
 		if !ok || inputs[i].stdin {
 			continue
 		}
@@ -117,7 +47,7 @@ func applyFixes(analyze analyzer, inputs []input, results []result, unsafe bool,
 			code = max(code, exitUsage)
 			continue
 		}
-		applied += p.applied
+		applied += p.Applied
 		changed++
 		nr := result{name: r.name}
 		nr.file, nr.diags, nr.panicked = checkFile(analyze, r.name, out)
@@ -154,8 +84,8 @@ func writeFixDiff(results []result, unsafe bool, stdout, stderr io.Writer) int {
 			code = exitFindings
 		}
 		out, p, ok := fixed(r, unsafe)
-		skipped += p.skipped
-		unsafeLeft += p.unsafe
+		skipped += p.Skipped
+		unsafeLeft += p.Unsafe
 		if !ok {
 			continue
 		}
@@ -163,7 +93,7 @@ func writeFixDiff(results []result, unsafe bool, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "lobster: writing output: %v\n", err)
 			return exitInternal
 		}
-		applied += p.applied
+		applied += p.Applied
 		changed++
 	}
 	fmt.Fprintf(stderr, "lobster: %s would be applied in %s\n", plural(applied, "fix", "fixes"), plural(changed, "file", "files"))
