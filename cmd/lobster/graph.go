@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/plan"
 )
 
@@ -118,7 +119,7 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 // the reference; checker errors are reported as lobster check reports
 // them, with exit 2 (validation first).
 func buildPlan(path string, provided any, stderr io.Writer) (*plan.Plan, int) {
-	if _, err := readWorkflow(path); err != nil {
+	if _, err := engine.ReadWorkflow(path); err != nil {
 		fmt.Fprintf(stderr, "Error: %s\n", err)
 		return nil, exitFindings
 	}

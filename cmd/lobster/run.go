@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -183,7 +181,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 // prints them; tool mode: a validation_error envelope) and file is nil,
 // with the exit code to return.
 func loadValidated(path string, out runOutput) (file *ast.File, code int) {
-	src, err := readWorkflow(path)
+	src, err := engine.ReadWorkflow(path)
 	if err != nil {
 		return nil, out.fail(envelope.ParseError, err.Error(), exitUsage)
 	}
@@ -206,7 +204,8 @@ func loadValidated(path string, out runOutput) (file *ast.File, code int) {
 			source.WriteText(out.stderr, files, errs, false)
 			return nil, exitUsage
 		}
-		return nil, out.fail(envelope.ValidationError, validationMessage(errs), exitUsage, "diagnostics", diagnosticValues(errs))
+		envelope.Write(out.stdout, envelope.Validation(errs))
+		return nil, exitUsage
 	}
 	return file, exitOK
 }
@@ -239,50 +238,6 @@ func isWorkflowPath(arg string) bool {
 	}
 	st, err := os.Stat(arg)
 	return err == nil && st.Mode().IsRegular()
-}
-
-// readWorkflow reads a workflow file, with the reference's checks and
-// messages, as a clean error instead of the reference's crash.
-func readWorkflow(path string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("workflow file %s: %s", path, reason(err))
-	}
-	if !st.Mode().IsRegular() {
-		return nil, errors.New("Workflow path is not a file")
-	}
-	if !parser.IsWorkflowName(path) {
-		return nil, errors.New("Workflow file must end in .lobster, .yaml, .yml, or .json")
-	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("workflow file %s: %s", path, reason(err))
-	}
-	return src, nil
-}
-
-// validationMessage sums up the checker's errors, one per line.
-func validationMessage(errs []source.Diagnostic) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "the workflow has %d error(s); nothing ran", len(errs))
-	for _, d := range errs {
-		fmt.Fprintf(&b, "\n%s:%d:%d: %s [%s]", d.File, d.Range.Start.Line, d.Range.Start.Col, d.Message, d.Code)
-	}
-	return b.String()
-}
-
-// diagnosticValues are diagnostics as `lobster check --format json` writes
-// them, for the validation_error envelope.
-func diagnosticValues(diags []source.Diagnostic) any {
-	data, err := json.Marshal(diags)
-	if err != nil {
-		return []any{}
-	}
-	v, err := jsvalue.Parse(data)
-	if err != nil {
-		return []any{}
-	}
-	return v
 }
 
 // signalContext is cancelled by SIGINT, SIGTERM, SIGHUP or SIGQUIT; force

@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/lobsterdev/lobster/lang/parser"
+)
+
+// ReadWorkflow reads the workflow file at path as lobster run, plan and
+// graph do: with the reference's checks and messages, as a clean error
+// instead of the reference's crash.
+func ReadWorkflow(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("workflow file %s: %s", path, reason(err))
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errors.New("Workflow path is not a file")
+	}
+	if !parser.IsWorkflowName(path) {
+		return nil, errors.New("Workflow file must end in .lobster, .yaml, .yml, or .json")
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("workflow file %s: %s", path, reason(err))
+	}
+	return src, nil
+}
+
+// reason is the text of err without the operation and path that
+// *fs.PathError adds ("no such file or directory", not "stat x: no such…").
+func reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
