@@ -55,6 +55,12 @@ type Options struct {
 	Dir string
 	// Composed is set for a sub-workflow: its gates cannot pause.
 	Composed bool
+
+	// OnStep, when set, hears each top-level step of the run start, be
+	// skipped, finish or pause at a gate, on the run's goroutine, in order.
+	// The steps of sub-workflows, loops and parallel branches are not
+	// reported on their own: they are part of their step.
+	OnStep func(StepEvent)
 }
 
 // A Terminal is where interactive gates ask: the prompt goes to Out and
@@ -175,6 +181,7 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 		r.costs.restore(rs.Saved.Cost, rs.Saved.LLMBilled)
 	}
 
+	again := -1 // a step that goes on after its pipeline's question was answered
 	for idx := start; idx < len(steps); idx++ {
 		step := steps[idx]
 		if err := ctx.Err(); err != nil {
@@ -188,10 +195,20 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 		}
 		if !ok {
 			r.store(id, jsvalue.Obj("id", id, "skipped", true))
+			r.event(StepSkipped, idx, len(steps), id, nil)
 			continue
+		}
+		if idx != again {
+			r.event(StepStarted, idx, len(steps), id, nil)
 		}
 		if step.Input != nil {
 			res, halted, err := r.input(ctx, idx, step)
+			switch {
+			case halted && err == nil:
+				r.event(StepPaused, idx, len(steps), id, nil)
+			case !halted:
+				r.event(StepFinished, idx, len(steps), id, err)
+			}
 			if err != nil || halted {
 				return res, err
 			}
@@ -208,13 +225,18 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 		var asked *Suspension
 		if errors.As(err, &asked) {
 			res, err := r.pausePipeline(ctx, idx, id, asked)
+			if err == nil && res != nil {
+				r.event(StepPaused, idx, len(steps), id, nil)
+			}
 			if err != nil || res != nil {
 				return deref(res), err
 			}
 			idx-- // answered: the step goes on where it asked
+			again = idx + 1
 			continue
 		}
 		if err != nil {
+			r.event(StepFinished, idx, len(steps), id, err)
 			policy := onErrorOf(step.OnError)
 			if policy == "stop" || ctx.Err() != nil || isFatal(err) {
 				return envelope.Result{}, err
@@ -233,11 +255,15 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 		r.store(id, record)
 		r.last = record
 		r.costs.bill(id, record)
+		r.event(StepFinished, idx, len(steps), id, nil)
 		if err := r.costs.check(r.limit); err != nil {
 			return envelope.Result{}, err
 		}
 		if c, gate := approvalOf(step.Approval); gate {
 			res, halted, err := r.approval(ctx, idx, id, c, record)
+			if halted && err == nil {
+				r.event(StepPaused, idx, len(steps), id, nil)
+			}
 			if err != nil || halted {
 				return res, err
 			}

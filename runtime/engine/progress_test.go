@@ -1,0 +1,70 @@
+//go:build unix
+
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/lobsterdev/lobster/lang/parser"
+)
+
+// TestOnStep follows a run through its events: started, skipped, a failure
+// that on_error continues past, a sub-workflow reported as one step, and
+// the pause at an approval gate.
+func TestOnStep(t *testing.T) {
+	dir := t.TempDir()
+	child := "steps:\n  - id: inner\n    run: echo inner\n"
+	if err := os.WriteFile(dir+"/child.lobster", []byte(child), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := `steps:
+  - id: a
+    run: echo a
+  - id: b
+    run: echo b
+    when: false
+  - id: c
+    run: exit 3
+    on_error: continue
+  - id: d
+    workflow: ./child.lobster
+  - id: gate
+    run: echo ok
+    approval: required
+  - id: after
+    run: echo never
+`
+	path := dir + "/w.lobster"
+	f, _ := parser.Parse(path, []byte(src))
+	var got []string
+	res, err := Run(context.Background(), f, Options{
+		Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}, FilePath: path, StateDir: dir + "/state",
+		OnStep: func(e StepEvent) {
+			s := fmt.Sprintf("%d/%d %s %s", e.Index, e.Total, e.ID, e.Phase)
+			if e.Err != nil {
+				s += " (failed)"
+			}
+			got = append(got, s)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != "needs_approval" {
+		t.Errorf("status %s, want needs_approval", res.Status)
+	}
+	want := []string{
+		"0/6 a started", "0/6 a finished",
+		"1/6 b skipped",
+		"2/6 c started", "2/6 c finished (failed)",
+		"3/6 d started", "3/6 d finished",
+		"4/6 gate started", "4/6 gate finished", "4/6 gate paused",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
