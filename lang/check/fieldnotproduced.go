@@ -15,7 +15,8 @@ var FieldNotProduced = &Analyzer{
 	Summary:  "a reference reads a result field that the referenced step never sets",
 	Doc: `Each step kind fills only some result fields (WF §3.1): ` + "`response` and `subject`" + ` only input
 steps; ` + "`approvedBy` and `initiatedBy`" + ` only approval gates; ` + "`error` and `errorMessage`" + ` only a step
-with ` + "`on_error: continue`" + ` or ` + "`skip_rest`" + ` (ignored on loops, sub-steps, branches and input steps);
+with ` + "`on_error: continue`" + ` or ` + "`skip_rest`" + ` (a for_each loop included; ignored on sub-steps, branches and
+input steps);
 ` + "`stdout` and `json`" + ` every step that runs something, an approval-only step only when it has a
 ` + "`stdin`" + `, and never an input step (its result is ` + "`{id, subject, response}`" + `). ` + "`stdout`" + ` is a string:
 a path below it (` + "`$x.stdout.name`, or `$x.stdout.bak` where `.bak` was meant as text" + `) walks

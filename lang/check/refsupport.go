@@ -76,16 +76,15 @@ func refOnErrorPolicy(s *ast.Step) string {
 	return ""
 }
 
-// refOnErrorIgnoredKind says why on_error does not apply to a step (WF §2.10:
-// loops, loop sub-steps, input steps and parallel branches ignore it), or "".
+// refOnErrorIgnoredKind says why on_error does not apply to a step (loop
+// sub-steps, input steps and parallel branches ignore it; 2026.9.13 applies
+// it to a for_each loop itself, which WF §2.10 says ignores it), or "".
 func refOnErrorIgnoredKind(si *StepInfo) string {
 	switch {
 	case si.Step.Context == ast.BranchStep:
 		return "a parallel branch"
 	case si.Step.Context == ast.SubStep:
 		return "a for_each sub-step"
-	case si.IsLoop():
-		return "a for_each loop"
 	case si.Step.Input != nil:
 		return "an input step"
 	}

@@ -87,11 +87,11 @@ type Step struct {
 	When any `json:"when,omitempty" jsonschema:"oneof_type=string;boolean;null"`
 	// A synonym of when. When both are given, when is used and condition is ignored.
 	Condition any `json:"condition,omitempty" jsonschema:"oneof_type=string;boolean;null"`
-	// Retry the step when it fails. Applies to shell, pipeline, workflow and parallel steps; ignored on loops, input steps and branches.
+	// Retry the step when it fails. Applies to shell, pipeline, workflow and parallel steps, and to a for_each loop as a whole (a retry runs every item again); ignored on input steps.
 	Retry *Retry `json:"retry,omitempty"`
-	// A time limit for each attempt of the step, in milliseconds: an integer from 1 to 2147483647. A shell step's process is killed when it expires. Ignored on loops and input steps.
+	// A time limit for each attempt of the step, in milliseconds: an integer from 1 to 2147483647. A shell step's process is killed when it expires. On a for_each loop it bounds each attempt of the whole loop. Ignored on input steps.
 	TimeoutMs int `json:"timeout_ms,omitempty" jsonschema:"minimum=1,maximum=2147483647"`
-	// What a failure of the step does: "stop" (the default) fails the run; "continue" records {error: true, errorMessage} as the step's result and goes on; "skip_rest" records it and ends the run successfully. Ignored on loops and input steps.
+	// What a failure of the step does: "stop" (the default) fails the run; "continue" records {error: true, errorMessage} as the step's result and goes on; "skip_rest" records it and ends the run successfully. On a for_each loop it applies to the loop as a whole. Ignored on input steps.
 	OnError string `json:"on_error,omitempty" jsonschema:"enum=stop,enum=continue,enum=skip_rest,default=stop"`
 }
 

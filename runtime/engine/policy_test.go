@@ -153,3 +153,52 @@ func TestRetryDelays(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopPolicies: retry, timeout_ms and on_error apply to a for_each loop
+// as a whole, as 2026.9.13 applies them.
+func TestLoopPolicies(t *testing.T) {
+	// The first item fails twice: the third attempt runs both items
+	// again, so the counter ends at 4.
+	src := `
+steps:
+  - id: loop
+    for_each: $items.json
+    retry: {max: 3, delay_ms: 10}
+    steps:
+      - id: s
+        run: n=$(cat "$WORK/n" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$WORK/n"; [ $n -ge 3 ] && echo $n || exit 1
+  - id: count
+    run: cat "$WORK/n"
+`
+	src = "steps:\n  - id: items\n    run: echo '[1,2]'\n" + strings.TrimPrefix(src, "\nsteps:\n")
+	got, log, err := runLogged(t, src, "")
+	if err != nil || got != `ok [4]` || strings.Count(log, "[RETRY] Step 'loop' failed (attempt ") != 2 {
+		t.Errorf("loop retry: %s, %v, log %q", got, err, log)
+	}
+	// The timeout bounds the whole loop, not each sub-step: 3 × 200ms
+	// sub-steps against 350ms.
+	slow := `
+steps:
+  - id: items
+    run: echo '[1,2,3]'
+  - id: loop
+    for_each: $items.json
+    timeout_ms: 350
+    steps:
+      - id: s
+        run: sleep 0.2
+`
+	if _, err := run(t, slow, ""); err == nil || err.Error() != "Step 'loop' timed out after 350ms" {
+		t.Errorf("loop timeout: %v", err)
+	}
+	// on_error: continue records the loop's failure for later steps.
+	tolerant := strings.Replace(slow, "timeout_ms: 350", "timeout_ms: 350\n    on_error: continue", 1) + `  - id: after
+    run: printf '%s|%s' "$E" "$M"
+    env:
+      E: $loop.error
+      M: $loop.errorMessage
+`
+	if got, err := run(t, tolerant, ""); err != nil || got != `ok ["true|Step 'loop' timed out after 350ms"]` {
+		t.Errorf("loop on_error: %s, %v", got, err)
+	}
+}

@@ -214,14 +214,7 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 			}
 			continue
 		}
-		var record *jsvalue.Object
-		if step.ForEach != nil {
-			// Loops ignore retry and timeout_ms; on_error applies to
-			// the loop as a whole (recorded from the reference).
-			record, err = r.forEach(ctx, step)
-		} else {
-			record, err = r.execute(ctx, step)
-		}
+		record, err := r.execute(ctx, step)
 		var asked *Suspension
 		if errors.As(err, &asked) {
 			res, err := r.pausePipeline(ctx, idx, id, asked)
@@ -305,15 +298,22 @@ func (r *runner) resumed(d *Decision) error {
 	return r.settings()
 }
 
-// execute runs a step's execution (parallel branches, a sub-workflow, a
-// shell command or pipeline, or nothing for an approval-only step) under
-// its retry and timeout policy.
+// execute runs a step's execution (a for_each loop, parallel branches, a
+// sub-workflow, a shell command or pipeline, or nothing for an
+// approval-only step) under its retry and timeout policy. A loop is
+// attempted as a whole, as 2026.9.13 does (the documents say loops ignore
+// both): a retry runs every item again, and the timeout bounds the loop.
 func (r *runner) execute(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
 	id := step.IDText()
 	policy, timeout := retryOf(step.Retry), timeoutOf(step.TimeoutMs)
-	// stdin is resolved inside each attempt: a failure there is retried
-	// and subject to on_error, as in the reference.
+	// stdin and a loop's items are resolved inside each attempt: a
+	// failure there is retried and subject to on_error, as in the
+	// reference.
 	switch {
+	case step.ForEach != nil:
+		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, func(actx Ctx) (*jsvalue.Object, error) {
+			return r.forEach(actx, step)
+		})
 	case step.Parallel != nil:
 		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, func(actx Ctx) (*jsvalue.Object, error) {
 			return r.parallel(actx, step)
