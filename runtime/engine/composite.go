@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -264,26 +265,24 @@ func (r *runner) subWorkflow(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(r.opts.FilePath), path)
 	}
-	real, src, err := r.x.ReadWorkflow(ctx, path)
+	loaded, err := r.x.LoadWorkflow(ctx, path)
 	if errors.Is(err, ErrWorkflowNotFound) {
 		return nil, fmt.Errorf("Workflow step %s workflow file not found: %s", id, path)
 	}
+	if err != nil {
+		return nil, err
+	}
+	real := loaded.Path
 	if slices.Contains(r.opts.Active, real) {
 		return nil, fmt.Errorf("Workflow step %s creates a cycle: %s is already being executed", id, real)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("Workflow step %s: %s", id, err)
+	if loaded.ReadError != "" {
+		return nil, fmt.Errorf("Workflow step %s: %s", id, loaded.ReadError)
 	}
-	child, diags := parser.Parse(real, src)
-	var errs []string
-	for _, d := range check.Run(child, diags, check.Rules) {
-		if d.Severity == source.Error {
-			errs = append(errs, fmt.Sprintf("%s:%d:%d: %s [%s]", real, d.Range.Start.Line, d.Range.Start.Col, d.Message, d.Code))
-		}
-	}
-	if len(errs) > 0 {
+	if errs := loaded.Errors; len(errs) > 0 {
 		return nil, fmt.Errorf("Workflow step %s: the sub-workflow has %d error(s):\n%s", id, len(errs), strings.Join(errs, "\n"))
 	}
+	child, _ := parser.Parse(real, loaded.Source)
 	childArgs := jsvalue.NewObject()
 	if step.WorkflowArgs != nil {
 		if o := ast.ObjectOf(step.WorkflowArgs.Value); o != nil {
@@ -333,6 +332,40 @@ func (r *runner) subWorkflow(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
 	}
 	return jsvalue.Obj("id", id, "stdout", stdout, "json", value), nil
 }
+
+// A Loaded is a sub-workflow file, read and checked.
+type Loaded struct {
+	Path      string   // with symbolic links resolved
+	Source    []byte   // its content
+	ReadError string   // why it could not be read, if it could not
+	Errors    []string // the checker's errors, each "path:line:col: message [code]"
+}
+
+// LoadWorkflow reads the workflow file at path and checks it (the
+// checker may run processes and read other files, so executors that
+// replay their control logic run it apart). A path that names no file is
+// ErrWorkflowNotFound.
+func LoadWorkflow(path string) (*Loaded, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, ErrWorkflowNotFound
+	}
+	src, err := os.ReadFile(real)
+	if err != nil {
+		return &Loaded{Path: real, ReadError: err.Error()}, nil
+	}
+	child, diags := parser.Parse(real, src)
+	l := &Loaded{Path: real, Source: src}
+	for _, d := range check.Run(child, diags, check.Rules) {
+		if d.Severity == source.Error {
+			l.Errors = append(l.Errors, fmt.Sprintf("%s:%d:%d: %s [%s]", real, d.Range.Start.Line, d.Range.Start.Col, d.Message, d.Code))
+		}
+	}
+	return l, nil
+}
+
+// ErrWorkflowNotFound is a sub-workflow path that names no file.
+var ErrWorkflowNotFound = errors.New("workflow file not found")
 
 // haltInComposition is a gate inside a sub-workflow that would pause the
 // run: the reference refuses it, naming the parent step.

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"errors"
+	"strings"
 	"time"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -34,9 +36,9 @@ type Executor interface {
 	// c.Prepare, then runs the command it returns (see Perform).
 	Command(ctx Ctx, c *Call) (*jsvalue.Object, error)
 
-	// ReadWorkflow reads the sub-workflow file at path: its path with
-	// symbolic links resolved, and its content.
-	ReadWorkflow(ctx Ctx, path string) (real string, src []byte, err error)
+	// LoadWorkflow reads and checks the sub-workflow file at path (see
+	// the function LoadWorkflow).
+	LoadWorkflow(ctx Ctx, path string) (*Loaded, error)
 	// RunWorkflow runs a sub-workflow, checked, to its result (see
 	// Execute).
 	RunWorkflow(ctx Ctx, f *ast.File, opts Options) (envelope.Result, error)
@@ -208,3 +210,67 @@ type Decision struct {
 
 // approved says whether the decision grants an approval.
 func (d *Decision) approved() bool { return d.Approve != nil && *d.Approve && !d.Cancel }
+
+// Kinds of run errors that change what the control logic does with them,
+// so that they keep their meaning through another process (a Temporal
+// activity or child workflow): see ErrorKind and KindError.
+const (
+	HaltKind          = "halt"       // a pipeline stopped at a gate it cannot pause at: fatal
+	CostLimitKind     = "cost-limit" // cost_limit stopped the run: fatal
+	ComposedGateKind  = "composed-"  // + "approval" or "input": a gate in a sub-workflow
+	ArgumentKind      = "argument"   // an *ArgumentError
+	StateNotFoundKind = "state-gone" // a resume whose state is gone: fatal
+	SuspendedKind     = "suspended"  // a Suspension (it travels as data)
+	FailedKind        = "failed"     // any other error
+	notFoundKind      = "not-found"  // ErrWorkflowNotFound
+)
+
+// ErrorKind is the kind of a run error (FailedKind for an ordinary one).
+func ErrorKind(err error) string {
+	var halt *haltError
+	var limit *limitError
+	var composed *haltInComposition
+	var arg *ArgumentError
+	var gone *resumeError
+	var asked *Suspension
+	switch {
+	case errors.As(err, &composed):
+		return ComposedGateKind + composed.kind
+	case errors.As(err, &halt):
+		return HaltKind
+	case errors.As(err, &limit):
+		return CostLimitKind
+	case errors.As(err, &arg):
+		return ArgumentKind
+	case errors.As(err, &gone):
+		return StateNotFoundKind
+	case errors.As(err, &asked):
+		return SuspendedKind
+	case errors.Is(err, ErrWorkflowNotFound):
+		return notFoundKind
+	}
+	return FailedKind
+}
+
+// KindError is an error of the kind ErrorKind named, with message msg.
+func KindError(kind, msg string) error {
+	switch {
+	case strings.HasPrefix(kind, ComposedGateKind):
+		return &haltInComposition{strings.TrimPrefix(kind, ComposedGateKind)}
+	case kind == HaltKind:
+		return &haltError{msg}
+	case kind == CostLimitKind:
+		return &limitError{msg}
+	case kind == ArgumentKind:
+		return &ArgumentError{msg}
+	case kind == StateNotFoundKind:
+		return &resumeError{msg}
+	case kind == notFoundKind:
+		return ErrWorkflowNotFound
+	}
+	return errors.New(msg)
+}
+
+// IsFatal says an error ends the run whatever the step's retry and
+// on_error say.
+func IsFatal(err error) bool { return isFatal(err) }

@@ -2,10 +2,7 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -42,14 +39,7 @@ func (x *local) Command(ctx Ctx, c *Call) (*jsvalue.Object, error) {
 	})
 }
 
-func (x *local) ReadWorkflow(_ Ctx, path string) (string, []byte, error) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", nil, ErrWorkflowNotFound
-	}
-	src, err := os.ReadFile(real)
-	return real, src, err
-}
+func (x *local) LoadWorkflow(_ Ctx, path string) (*Loaded, error) { return LoadWorkflow(path) }
 
 func (x *local) RunWorkflow(ctx Ctx, f *ast.File, opts Options) (envelope.Result, error) {
 	// The child shares the run's terminal and state directory; only the
@@ -63,9 +53,6 @@ func (x *local) Pause(ctx Ctx, g *Gate) (*envelope.Result, *Decision, error) {
 	if t := x.opts.Terminal; t != nil && g.Kind != PipelineGate {
 		d, err := x.ask(stdContext(ctx), t, g)
 		return nil, d, err
-	}
-	if x.opts.Composed && g.Kind != PipelineGate {
-		return nil, nil, &haltInComposition{g.Kind}
 	}
 	if err := g.Fit(); err != nil {
 		return nil, nil, err
@@ -132,6 +119,3 @@ func (q localQueue) Get(_ Ctx, wait time.Duration) (any, bool) {
 		return nil, false
 	}
 }
-
-// ErrWorkflowNotFound is a sub-workflow path that names no file.
-var ErrWorkflowNotFound = errors.New("workflow file not found")

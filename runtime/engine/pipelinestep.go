@@ -81,7 +81,7 @@ func (r *runner) pausePipeline(ctx Ctx, idx int, id string, p *Suspension) (res 
 			"items", items, "commandInput", p.CommandInput)
 		return saved
 	}
-	res, d, err := r.x.Pause(ctx, g)
+	res, d, err := r.pause(ctx, g)
 	if err != nil || res != nil {
 		return res, err
 	}

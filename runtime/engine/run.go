@@ -341,7 +341,7 @@ func (r *runner) approval(ctx Ctx, idx int, id string, c approvalConfig, record 
 		saved.ApprovalIdentity = identity
 		return saved
 	}
-	res, d, err := r.x.Pause(ctx, g)
+	res, d, err := r.pause(ctx, g)
 	if err != nil || res != nil {
 		return deref(res), res != nil, err
 	}
@@ -374,7 +374,7 @@ func (r *runner) input(ctx Ctx, idx int, step *ast.Step) (envelope.Result, bool,
 		saved.InputSubject = subject
 		return saved
 	}
-	res, d, err := r.x.Pause(ctx, g)
+	res, d, err := r.pause(ctx, g)
 	if err != nil || res != nil {
 		return deref(res), res != nil, err
 	}
@@ -385,6 +385,20 @@ func (r *runner) input(ctx Ctx, idx int, step *ast.Step) (envelope.Result, bool,
 	r.store(id, record)
 	r.last = record
 	return envelope.Result{}, false, r.resumed(d)
+}
+
+// pause stops the run at gate g (see Executor.Pause). A sub-workflow
+// cannot stop: its gates fail the parent step, unless they ask on the
+// terminal.
+func (r *runner) pause(ctx Ctx, g *Gate) (*envelope.Result, *Decision, error) {
+	if r.opts.Composed && r.opts.Terminal == nil {
+		kind := g.Kind
+		if kind == PipelineGate {
+			kind = InputGate
+		}
+		return nil, nil, &haltInComposition{kind}
+	}
+	return r.x.Pause(ctx, g)
 }
 
 // fit cuts the subject of an input request to the envelope size limit
