@@ -18,15 +18,6 @@ import (
 
 const corpusDir = "../shared/corpus"
 
-// loadCodes are the codes of the reference's load-time failures (YAML/JSON
-// parsing and workflow-files.md §1.6).
-var loadCodes = map[string]bool{
-	"yaml-syntax": true, "yaml-duplicate-key": true, "yaml-multi-document": true, "yaml-merge-key": true,
-	"yaml-undefined-alias": true, "json-extension-not-json": true, "not-a-workflow": true, "missing-id": true,
-	"duplicate-id": true, "missing-execution": true, "conflicting-execution": true, "loop-field-not-allowed": true,
-	"wrong-type": true, "invalid-value": true, "invalid-response-schema": true, "limit-exceeded": true,
-}
-
 type refVerdict struct {
 	File  string `json:"file"`
 	OK    bool   `json:"ok"`
@@ -128,11 +119,11 @@ func TestReferenceProbes(t *testing.T) {
 	}
 }
 
+// firstLoadError is the first diagnostic for which the reference rejects
+// the file (parser.IsLoadError, which the previews stop on), or nil.
 func firstLoadError(diags []source.Diagnostic) *source.Diagnostic {
-	for i, d := range diags {
-		if d.Severity == source.Error && loadCodes[d.Code] {
-			return &diags[i]
-		}
+	if errs := parser.LoadErrors(diags); len(errs) > 0 {
+		return &errs[0]
 	}
 	return nil
 }

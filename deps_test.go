@@ -24,7 +24,8 @@ import (
 // imports only the lang/ packages below it; nothing under lang/ imports
 // runtime, lsp or cmd; runtime imports lang/ only, except runtime/plan,
 // which may import the rest of runtime (and nothing under runtime imports
-// it); lsp imports lang/ and runtime; nothing imports cmd.
+// it, except runtime/preview, which loads, checks and plans a file for the
+// front ends); lsp imports lang/ and runtime; nothing imports cmd.
 var layers = []struct {
 	component string
 	allowed   []string
@@ -37,7 +38,8 @@ var layers = []struct {
 	{"lang/commands", []string{"lang/source", "lang/ast"}},
 	{"lang/check", []string{"lang/source", "lang/js", "lang/bounded", "lang/ast", "lang/parser", "lang/commands"}},
 	{"runtime", []string{"lang/"}},
-	{"runtime/plan", []string{"lang/", "runtime"}}, // above the executor: plans from the same pieces
+	{"runtime/plan", []string{"lang/", "runtime"}},                    // above the executor: plans from the same pieces
+	{"runtime/preview", []string{"lang/", "runtime", "runtime/plan"}}, // load, check and plan, for every front end
 	{"lsp", []string{"lang/", "runtime"}},
 }
 
@@ -282,6 +284,10 @@ func TestAllowedImport(t *testing.T) {
 		{"runtime", "lsp", false},
 		{"runtime/pipeline", "cmd/lobster", false},
 		{"runtime/engine", "runtime/plan", false},
+		{"runtime/preview", "runtime/plan", true},
+		{"runtime/preview", "lang/check", true},
+		{"runtime/engine", "runtime/preview", false},
+		{"runtime/preview", "lsp", false},
 		{"runtime/plan", "lsp", false},
 		{"runtime", "cmd/lobster", false},
 		{"runtime", "", false},

@@ -15,9 +15,10 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/plan"
+	"github.com/lobsterdev/lobster/runtime/preview"
 )
 
 // The commands of workspace/executeCommand.
@@ -125,10 +126,29 @@ func parsePlanArgs(raw json.RawMessage) (any, error) {
 }
 
 // buildPlan plans a text of the document (the buffer, the saved file or
-// the committed one).
+// the committed one) as every preview does (runtime/preview): whatever the
+// checker finds, which the editor shows as diagnostics; only what the
+// reference rejects the file for stops it.
 func (s *Server) buildPlan(doc *snapshot, text []byte, provided any) (*plan.Plan, error) {
-	f, _ := parser.Parse(doc.name, text)
-	return plan.Build(f, plan.Options{Args: provided, Path: doc.name, ReadFile: s.readFile})
+	res := preview.Load(doc.name, text, preview.Options{Path: doc.name, Args: provided, ReadFile: s.readFile, NoCheck: true})
+	if res.Plan == nil {
+		return nil, refusedError(res.LoadErrors)
+	}
+	return res.Plan, nil
+}
+
+// refusedError says why a text has no plan: the first of its load errors.
+func refusedError(loadErrors []source.Diagnostic) error {
+	if len(loadErrors) == 0 {
+		return fmt.Errorf("the file is not a workflow")
+	}
+	d := loadErrors[0]
+	more := ""
+	if n := len(loadErrors) - 1; n > 0 {
+		more = fmt.Sprintf(" (and %d more)", n)
+	}
+	return fmt.Errorf("the reference cannot load the file, so it has no plan: %d:%d: %s [%s]%s",
+		d.Range.Start.Line, d.Range.Start.Col, d.Message, d.Code, more)
 }
 
 // stepPlan narrows a plan to one top-level step. The args are left out:

@@ -113,3 +113,24 @@ func TestPlanDiffCommand(t *testing.T) {
 		t.Errorf("plan diff of ship:\n%s", res.Text)
 	}
 }
+
+// TestPlanDespiteCheckerErrors: the plan of a file with checker errors is
+// shown (the editor shows the errors as diagnostics); a file the reference
+// cannot load has no plan, and the command says why.
+func TestPlanDespiteCheckerErrors(t *testing.T) {
+	c := start(t)
+	u := c.open("bad.lobster", "steps:\n  - id: a\n    run: cat\n    stdin: $nope.stdout\n")
+	c.waitDiags(u, func(p protocol.PublishDiagnosticsParams) bool {
+		return len(p.Diagnostics) > 0 && p.Diagnostics[0].Code == "unknown-step-ref"
+	})
+	res := execPlan(t, c, "lobster.plan", map[string]any{"uri": u})
+	if !strings.Contains(res.Text, "1. a [shell]\n   run: cat\n") {
+		t.Errorf("plan of a file with checker errors:\n%s", res.Text)
+	}
+	u = c.open("noid.lobster", "steps:\n  - name: a\n    run: echo a\n")
+	var bad planResult
+	err := c.callErr("workspace/executeCommand", map[string]any{"command": "lobster.plan", "arguments": []any{map[string]any{"uri": u}}}, &bad)
+	if err == nil || !strings.Contains(err.Error(), "the reference cannot load the file, so it has no plan: 2:5:") || !strings.Contains(err.Error(), "[missing-id]") {
+		t.Errorf("plan of a file the reference rejects: %v, %q", err, bad.Text)
+	}
+}

@@ -12,18 +12,22 @@ import (
 
 const graphHelp = `usage: lobster graph [--file] PATH [--format mermaid|dot|ascii] [--args-json JSON]
 
-Graph checks the workflow file like "lobster check" and, when it has no
-errors, prints its steps as a graph, as the reference does: one node per
-top-level step (a diamond for a step with an approval gate), and edges
-"next" (file order), "stdin", "for_each" and "when: ..." from the steps a
-field references. Labels have ${arg} substituted.
+Graph prints the steps of the workflow file as a graph, as the reference
+does: one node per top-level step (a diamond for a step with an approval
+gate), and edges "next" (file order), "stdin", "for_each" and "when: ..."
+from the steps a field references. Labels have ${arg} substituted.
+
+A graph is a preview: the file need not be clean. What "lobster check"
+finds (errors and warnings) is printed on standard error and does not stop
+it; only a file that the reference cannot load gets no graph.
 
   --file PATH        the workflow file (.lobster, .yaml, .yml or .json)
   --format FORMAT    mermaid (the default), dot or ascii
   --args-json JSON   the workflow's args, as a JSON object, for the labels
 
-Exit codes: 0 success; 1 the file cannot be read; 2 a usage error, a bad
---format or --args-json, or errors found by the checker.
+Exit codes: 0 success (also with checker errors); 1 the file cannot be
+read; 2 a usage error, a bad --format or --args-json, or a file the
+reference cannot load.
 `
 
 // graphFlags are the parsed arguments of lobster graph.
@@ -114,23 +118,16 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// buildPlan reads, checks and plans a workflow file for graph and plan. A
-// file that cannot be read or planned is "Error: ..." and exit 1, as in
-// the reference; checker errors are reported as lobster check reports
-// them, with exit 2 (validation first).
+// buildPlan reads and previews a workflow file for graph and plan. A
+// file that cannot be read is "Error: ..." and exit 1, as in the
+// reference; the checker's findings go to standard error and, but for the
+// load errors that make the reference reject the file (exit 2), do not
+// stop the preview.
 func buildPlan(path string, provided any, stderr io.Writer) (*plan.Plan, int) {
-	if _, err := engine.ReadWorkflow(path); err != nil {
-		fmt.Fprintf(stderr, "Error: %s\n", err)
-		return nil, exitFindings
-	}
-	file, code := loadValidated(path, runOutput{stdout: io.Discard, stderr: stderr})
-	if file == nil {
-		return nil, code
-	}
-	p, err := plan.Build(file, plan.Options{Args: provided, Path: path})
+	src, err := engine.ReadWorkflow(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %s\n", err)
 		return nil, exitFindings
 	}
-	return p, exitOK
+	return previewFile(path, src, provided, runOutput{stdout: io.Discard, stderr: stderr})
 }

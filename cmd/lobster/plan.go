@@ -13,20 +13,25 @@ import (
 const planHelp = `usage: lobster plan [--format text|json] [--args-json JSON] PATH
        lobster plan --diff [--args-json JSON] OLD NEW
 
-Plan checks the workflow file like "lobster check" and, when it has no
-errors, prints its execution plan without running anything: the steps in
-order with their kind, command text (${arg} substituted), stdin, env, cwd,
-condition (evaluated at plan time, where every approval counts as
-granted), gates, retry, timeout, on_error, loops, parallel branches and
-composed workflows (planned recursively, relative to the file).
+Plan prints the execution plan of the workflow file without running
+anything: the steps in order with their kind, command text (${arg}
+substituted), stdin, env, cwd, condition (evaluated at plan time, where
+every approval counts as granted), gates, retry, timeout, on_error, loops,
+parallel branches and composed workflows (planned recursively, relative to
+the file).
+
+A plan is a preview: the file need not be clean. What "lobster check"
+finds (errors and warnings) is printed on standard error and does not stop
+it; only a file that the reference cannot load (YAML or JSON that does not
+parse, no steps, a step without an id...) gets no plan.
 
   --format text|json  the plan as text (the default) or as JSON
   --args-json JSON    the workflow's args, as a JSON object
   --diff              print a unified diff of the plans of OLD and NEW
                       (nothing when they are the same)
 
-Exit codes: 0 success; 1 a file cannot be read or planned; 2 a usage
-error, bad --args-json, or errors found by the checker.
+Exit codes: 0 success (also with checker errors); 1 a file cannot be read;
+2 a usage error, bad --args-json, or a file the reference cannot load.
 `
 
 func runPlan(args []string, stdout, stderr io.Writer) int {

@@ -37,7 +37,8 @@ stop the run.
   --file PATH        the workflow file (.lobster, .yaml, .yml or .json)
   --args-json JSON   the workflow's args, as a JSON object
   --dry-run          print the reference's plan of the run on standard
-                     error instead of running it (see lobster plan)
+                     error instead of running it (see lobster plan); a
+                     preview: checker errors are shown, not refused
 
 Every step kind runs: shell commands, pipelines, approval and input gates,
 for_each loops, parallel branches and workflow: sub-workflows. In tool mode,
@@ -137,12 +138,12 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			return out.fail(envelope.ParseError, "run --args-json must be valid JSON", exitUsage)
 		}
 	}
+	if flags.dryRun {
+		return runDryRun(out, flags.file, provided)
+	}
 	file, code := loadValidated(flags.file, out)
 	if file == nil {
 		return code
-	}
-	if flags.dryRun {
-		return runDryRun(out, file, flags.file, provided)
 	}
 	abs, err := filepath.Abs(flags.file)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/render"
@@ -56,11 +57,14 @@ func (p *Plan) Graph(format string) (string, error) {
 	case "ascii":
 		lines = append(lines, "Workflow Graph", "", "Nodes:")
 		for _, n := range nodes {
-			line := "- " + n.id + " [" + n.typ + "]"
-			if n.details != "" {
-				line += " (" + n.details + ")"
+			// The details are read back from the label, up to its next
+			// literal backslash-n: details holding one (a shell's '\n')
+			// are cut there, and lose their "…".
+			line := "- " + n.id + " [" + n.typ + "] "
+			if l := n.label(); strings.Contains(l, `\n`) {
+				line += "(" + strings.SplitN(l, `\n`, 3)[1] + ")"
 			}
-			lines = append(lines, line)
+			lines = append(lines, js.Trim(line))
 		}
 		lines = append(lines, "", "Edges:")
 		if len(edges) == 0 {
