@@ -93,6 +93,7 @@ func RunContext(ctx context.Context, f *ast.File, parseDiags []source.Diagnostic
 	}
 	diags = dropSuperseded(diags, analyzers)
 	diags = applySuppressions(f, diags)
+	diags = dropCascades(f, info, diags)
 	source.Sort(diags)
 	return diags, nil
 }

@@ -881,7 +881,8 @@ func (r *yamlReader) flowCollection(p props) ast.Value {
 func (r *yamlReader) flowPair(key, val ast.Value, start int) *ast.Field {
 	k, ok := key.(*ast.Scalar)
 	if !ok {
-		r.syntaxError(key.Pos(), key.End(), "only scalars can be mapping keys in workflow files")
+		// The structure is read as written: nothing is broken.
+		r.errorAt("yaml-syntax", key.Pos(), key.End(), "invalid YAML: only scalars can be mapping keys in workflow files")
 		k = &ast.Scalar{Kind: ast.String, Text: r.file.TextOf(ast.SpanOf(key))}
 		k.Span = ast.SpanOf(key)
 	}
