@@ -11,6 +11,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -94,13 +98,22 @@ func runCase(t *testing.T, path string) {
 	}
 	work := t.TempDir()
 	work, _ = filepath.EvalSymlinks(work)
+	var srv *fakeServer
+	server := func(s string) string { return s }
+	if spec, ok := files["server.json"]; ok {
+		if srv, err = startServer(spec); err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Close()
+		server = func(s string) string { return strings.ReplaceAll(s, "$SERVER", srv.URL) }
+	}
 	for _, f := range ar.Files {
-		if f.Name == "cmd" || f.Name == "deliberate" || f.Name == "compare-stderr" || strings.HasPrefix(f.Name, "want/") || strings.HasPrefix(f.Name, "ours/") {
+		if harnessFile(f.Name) {
 			continue
 		}
 		full := filepath.Join(work, f.Name)
 		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, f.Data, 0o644); err != nil {
+		if err := os.WriteFile(full, []byte(server(string(f.Data))), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -112,13 +125,13 @@ func runCase(t *testing.T, path string) {
 	for _, c := range seq {
 		args := make([]string, len(c.Args))
 		for i, a := range c.Args {
-			args[i] = strings.NewReplacer("$TOKEN", token, "$ID", id).Replace(a)
+			args[i] = server(strings.NewReplacer("$TOKEN", token, "$ID", id).Replace(a))
 		}
 		cmd := exec.Command(lobster, args...)
 		cmd.Dir = work
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "LOBSTER_STATE_DIR=" + stateDir}
 		for k, v := range c.Env {
-			cmd.Env = append(cmd.Env, k+"="+v)
+			cmd.Env = append(cmd.Env, k+"="+server(v))
 		}
 		var stdout bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -134,6 +147,9 @@ func runCase(t *testing.T, path string) {
 			token, id = tok, i
 		}
 		out := strings.ReplaceAll(stdout.String(), work, "$WORK")
+		if srv != nil {
+			out = strings.ReplaceAll(out, srv.URL, "$SERVER")
+		}
 		if single {
 			transcript.WriteString(out)
 			continue
@@ -142,6 +158,9 @@ func runCase(t *testing.T, path string) {
 	}
 	if !single {
 		transcript.WriteString("$ ls .state\n" + listState(stateDir))
+	}
+	if srv != nil {
+		fmt.Fprintf(&transcript, "[server: %d request(s)]\n", srv.requests())
 	}
 	gotOut := transcript.String()
 	gotErr := strings.ReplaceAll(stderr.String(), work, "$WORK")
@@ -252,4 +271,58 @@ func listState(dir string) string {
 	}
 	sort.Strings(lines)
 	return strings.Join(lines, "")
+}
+
+// harnessFile says a case's file is for the harness, not the run's
+// directory.
+func harnessFile(name string) bool {
+	return name == "cmd" || name == "deliberate" || name == "compare-stderr" || name == "server.json" ||
+		strings.HasPrefix(name, "want/") || strings.HasPrefix(name, "ours/")
+}
+
+// A fakeServer is the HTTP endpoint of a case with a server.json: every
+// request gets the same answer, {"status": N, "body": "...", "hang": bool}
+// (hang: no answer until the client gives up), and the requests are
+// counted. "$SERVER" in the case's files, arguments and environment is its
+// URL, and its URL in the output is "$SERVER"; the transcript ends with
+// the number of requests. scripts/record-conformance.py does the same.
+type fakeServer struct {
+	*httptest.Server
+	mu    sync.Mutex
+	count int
+}
+
+func startServer(spec []byte) (*fakeServer, error) {
+	var answer struct {
+		Status int    `json:"status"`
+		Body   string `json:"body"`
+		Hang   bool   `json:"hang"`
+	}
+	if err := json.Unmarshal(spec, &answer); err != nil {
+		return nil, fmt.Errorf("server.json: %v", err)
+	}
+	if answer.Status == 0 {
+		answer.Status = 200
+	}
+	f := &fakeServer{}
+	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		f.count++
+		f.mu.Unlock()
+		io.Copy(io.Discard, r.Body)
+		if answer.Hang {
+			<-r.Context().Done()
+			return
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(answer.Body)))
+		w.WriteHeader(answer.Status)
+		io.WriteString(w, answer.Body)
+	}))
+	return f, nil
+}
+
+func (f *fakeServer) requests() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.count
 }

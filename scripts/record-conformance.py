@@ -19,9 +19,15 @@ with a `compare-stderr` file also gets `want/stderr`, the standard error of
 its commands (the dry-run prints its plan there). A case
 with a `deliberate` file keeps its own `ours/stdout` and `ours/exit`: our
 expected output where we differ on purpose; the reference's is still
-recorded next to it. Nothing of the reference is copied, only its outputs.
+recorded next to it. A case with a `server.json` file,
+{"status": N, "body": "...", "hang": bool}, runs against a local HTTP
+endpoint that answers every request so (hang: not until the client gives
+up) and counts them: "$SERVER" in the case's files, arguments and
+environment is its URL, its URL in the output becomes "$SERVER", and the
+output ends with "[server: N request(s)]". Nothing of the reference is
+copied, only its outputs.
 """
-import glob, json, os, re, subprocess, sys, tempfile
+import glob, http.server, json, os, re, subprocess, sys, tempfile, threading
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ref = os.environ.get("LOBSTER_REF_DIR")
@@ -74,6 +80,43 @@ def list_state(d):
         lines.append(shown + "\n")
     return "".join(sorted(lines))
 
+class FakeServer:
+    """The HTTP endpoint of a case with a server.json (see above)."""
+
+    def __init__(self, spec):
+        answer = json.loads(spec)
+        self.count = 0
+        self.stop = threading.Event()
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                outer.count += 1
+                self.rfile.read(int(self.headers.get("content-length") or 0))
+                if answer.get("hang"):
+                    outer.stop.wait(60)
+                    return
+                body = answer.get("body", "").encode()
+                self.send_response(answer.get("status", 200))
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.stop.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
 cases = sys.argv[1:] or sorted(glob.glob(os.path.join(root, "conformance", "cases", "*.txtar")))
 for path in cases:
     comment, files = parse(open(path).read())
@@ -81,26 +124,30 @@ for path in cases:
     cmd = json.loads(dict(files)["cmd"])
     single = all(isinstance(a, str) for a in cmd)
     steps = [{"args": cmd}] if single else cmd
+    server = FakeServer(dict(files)["server.json"]) if "server.json" in dict(files) else None
+    srv = (lambda t: t.replace("$SERVER", server.url)) if server else (lambda t: t)
     with tempfile.TemporaryDirectory() as work:
         work = os.path.realpath(work)
         for name, body in files:
-            if name in ("cmd", "deliberate", "compare-stderr") or name.startswith("ours/"):
+            if name in ("cmd", "deliberate", "compare-stderr", "server.json") or name.startswith("ours/"):
                 continue
             full = os.path.join(work, name)
             os.makedirs(os.path.dirname(full), exist_ok=True)
-            open(full, "w").write(body)
+            open(full, "w").write(srv(body))
         state = os.path.join(work, ".state")
         token = ident = ""
         out = err = ""
         for step in steps:
-            args = [a.replace("$TOKEN", token).replace("$ID", ident) for a in step["args"]]
+            args = [srv(a.replace("$TOKEN", token).replace("$ID", ident)) for a in step["args"]]
             env = {"PATH": os.environ["PATH"], "HOME": work, "LOBSTER_STATE_DIR": state}
-            env.update(step.get("env", {}))
+            env.update({k: srv(v) for k, v in step.get("env", {}).items()})
             p = subprocess.run(["node", binary] + args, cwd=work, env=env, capture_output=True, text=True, timeout=60)
             ids = pause_ids(p.stdout)
             if ids and ids[0]:
                 token, ident = ids
             text = p.stdout.replace(work, "$WORK")
+            if server:
+                text = text.replace(server.url, "$SERVER")
             err += p.stderr.replace(work, "$WORK")
             if single:
                 out += text
@@ -108,6 +155,9 @@ for path in cases:
                 out += f"$ lobster {' '.join(step['args'])}\n[exit {p.returncode}]\n{normalize_ids(text)}"
         if not single:
             out += "$ ls .state\n" + list_state(state)
+        if server:
+            server.close()
+            out += f"[server: {server.count} request(s)]\n"
     files += [("want/exit", f"{p.returncode}\n"), ("want/stdout", out)]
     if "compare-stderr" in dict(files):
         files.append(("want/stderr", err))

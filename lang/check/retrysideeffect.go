@@ -16,10 +16,11 @@ var RetrySideEffect = &Analyzer{
 	Summary:  "retry on a step that sends messages or changes remote state",
 	Doc: "A retry re-runs the whole step after a failure, even when the failing attempt already did part " +
 		"of its work: shell commands are always retryable, even after side effects (WF §2.10), so a " +
-		"message can be sent twice and a remote change applied twice. Pipelines are not retried after " +
-		"`gog.gmail.send` has sent (a non-retryable side effect, also through child workflows), so there " +
-		"retry only covers failures before the first send; newer OpenClaw runtimes likewise refuse to " +
-		"retry after `openclaw.invoke` / `clawd.invoke` dispatched a call (openclaw/openclaw#147406). " +
+		"message can be sent twice and a remote change applied twice. A step is not retried once a " +
+		"pipeline stage sent a request that may have taken effect: `gog.gmail.send` has sent a mail, " +
+		"`openclaw.invoke` / `clawd.invoke` dispatched a tool call, `openclaw.agent` started a turn (also " +
+		"inside loops, parallel branches and child workflows), so there retry only covers failures " +
+		"before that request. " +
 		"For shell text the rule is a heuristic: `curl` with a POST, PUT, PATCH or DELETE request or a " +
 		"request body, `gh` commands that create, merge, comment or edit, `git push`, package " +
 		"publishing, `gog gmail send`, `openclaw message send` and mail senders. A parallel step's retry " +
@@ -146,7 +147,7 @@ func runRetrySideEffect(p *Pass) {
 		case e.noMore:
 			d = p.Finding(si.Step.Retry.Key.Span, "%s %s with %s; the runtime never retries after a send, so retry only covers failures before the first email is sent", who, e.what, e.text)
 		case e.invoke:
-			d = p.Finding(si.Step.Retry.Key.Span, "%s runs %q, which %s; a retry after the call was dispatched can repeat it (newer OpenClaw runtimes refuse to retry after dispatch)", who, e.text, e.what)
+			d = p.Finding(si.Step.Retry.Key.Span, "%s runs %q, which %s; the runtime never retries after the call was dispatched, so retry only covers failures before it", who, e.text, e.what)
 		default:
 			d = p.Finding(si.Step.Retry.Key.Span, "%s runs %q, which %s; a retry after a partial failure can do it twice (shell steps are retried even after side effects)", who, e.text, e.what)
 		}

@@ -87,7 +87,7 @@ type Step struct {
 	When any `json:"when,omitempty" jsonschema:"oneof_type=string;boolean;null"`
 	// A synonym of when. When both are given, when is used and condition is ignored.
 	Condition any `json:"condition,omitempty" jsonschema:"oneof_type=string;boolean;null"`
-	// Retry the step when it fails. Applies to shell, pipeline, workflow and parallel steps, and to a for_each loop as a whole (a retry runs every item again); ignored on input steps.
+	// Retry the step when it fails. Applies to shell, pipeline, workflow and parallel steps, and to a for_each loop as a whole (a retry runs every item again); ignored on input steps. An attempt that sent an OpenClaw tool call (openclaw.invoke), started an agent turn (openclaw.agent) or sent a mail (gog.gmail.send) is never retried, whatever failed afterwards.
 	Retry *Retry `json:"retry,omitempty"`
 	// A time limit for each attempt of the step, in milliseconds: an integer from 1 to 2147483647. A shell step's process is killed when it expires. On a for_each loop it bounds each attempt of the whole loop. Ignored on input steps.
 	TimeoutMs int `json:"timeout_ms,omitempty" jsonschema:"minimum=1,maximum=2147483647"`

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -98,14 +99,26 @@ func attempt(x Executor, ctx Ctx, id string, timeout time.Duration, try func(Ctx
 }
 
 // withRetry runs the attempts of a step: up to the policy's max, waiting
-// between them and logging each retry to stderr as the reference does. An
-// external cancellation is never retried.
+// between them and logging each retry to stderr as the reference does.
+// An external cancellation is never retried, nor an attempt that
+// dispatched a request that must not be sent twice (pipeline.Env.Dispatch:
+// an OpenClaw tool call, an agent turn, a mail), whatever it failed of
+// afterwards, as in the reference: the request may have taken effect.
+// try gets the function its commands call when they dispatch one; it also
+// tells up, the enclosing attempt's (nil for none).
 func withRetry(x Executor, ctx Ctx, id string, p retryPolicy, timeout time.Duration, stderr io.Writer,
-	try func(Ctx) (*jsvalue.Object, error)) (*jsvalue.Object, error) {
+	up func(), try func(actx Ctx, dispatched func()) (*jsvalue.Object, error)) (*jsvalue.Object, error) {
 	p.random = func() float64 { return x.Random(ctx) }
 	for n := 1; ; n++ {
-		rec, err := attempt(x, ctx, id, timeout, try)
-		if err == nil || n >= p.max || ctx.Err() != nil || isFatal(err) {
+		var sent atomic.Bool // parallel branches report from their own goroutines
+		dispatched := func() {
+			sent.Store(true)
+			if up != nil {
+				up()
+			}
+		}
+		rec, err := attempt(x, ctx, id, timeout, func(actx Ctx) (*jsvalue.Object, error) { return try(actx, dispatched) })
+		if err == nil || n >= p.max || ctx.Err() != nil || isFatal(err) || sent.Load() {
 			return rec, err
 		}
 		d := p.delay(n)

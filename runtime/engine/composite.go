@@ -31,11 +31,14 @@ type command struct {
 	cwd   []*ast.Field // cwd fields, most specific first, before the workflow's
 
 	topLevel bool // a step of the workflow, not a loop sub-step or branch
+	// dispatched is the enclosing attempt's: the command tells it when it
+	// sent a request that must not be sent twice.
+	dispatched func()
 }
 
 // runCommand runs one command under a retry policy and timeout.
 func (r *runner) runCommand(ctx Ctx, c command, policy retryPolicy, timeout time.Duration) (*jsvalue.Object, error) {
-	return r.x.Command(ctx, &Call{ID: c.id, Retry: policy, Timeout: timeout, Prepare: func() (*Command, error) {
+	return r.x.Command(ctx, &Call{ID: c.id, Retry: policy, Timeout: timeout, OnDispatch: c.dispatched, Prepare: func() (*Command, error) {
 		return r.prepare(c)
 	}})
 }
@@ -92,7 +95,7 @@ func shellText(step *ast.Step) string {
 
 // forEach runs a loop step (workflow spec §2.9): its sub-steps in order
 // for each item of the array its expression names, sequentially.
-func (r *runner) forEach(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
+func (r *runner) forEach(ctx Ctx, step *ast.Step, dispatched func()) (*jsvalue.Object, error) {
 	id := step.IDText()
 	items, err := Stdin(step.ForEach, r.args, r.results)
 	if err != nil {
@@ -143,7 +146,7 @@ func (r *runner) forEach(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
 				continue
 			}
 			rec, err := r.runCommand(ctx, command{id: subID, step: sub, scope: scope,
-				env: []*ast.Field{step.Env, sub.Env}, cwd: []*ast.Field{sub.Cwd, step.Cwd}}, once, 0)
+				env: []*ast.Field{step.Env, sub.Env}, cwd: []*ast.Field{sub.Cwd, step.Cwd}, dispatched: dispatched}, once, 0)
 			if err != nil {
 				return nil, err
 			}
@@ -175,7 +178,7 @@ type branchResult struct {
 
 // parallel runs a parallel step's branches at once (workflow spec §2.8)
 // and stores each successful branch's result under its id.
-func (r *runner) parallel(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
+func (r *runner) parallel(ctx Ctx, step *ast.Step, dispatched func()) (*jsvalue.Object, error) {
 	id := step.IDText()
 	p, _ := step.Parallel.Value.(*ast.Parallel)
 	var branches []*ast.Step
@@ -205,7 +208,7 @@ func (r *runner) parallel(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
 	for i, b := range branches {
 		r.x.Go(bctx, func(bctx Ctx) {
 			rec, err := r.runCommand(bctx, command{id: b.IDText(), step: b, scope: scope,
-				env: []*ast.Field{step.Env, b.Env}, cwd: []*ast.Field{b.Cwd, step.Cwd}}, once, 0)
+				env: []*ast.Field{step.Env, b.Env}, cwd: []*ast.Field{b.Cwd, step.Cwd}, dispatched: dispatched}, once, 0)
 			settled.Put(bctx, branchResult{i, rec, err})
 		})
 	}
@@ -256,7 +259,7 @@ func (r *runner) parallel(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
 
 // subWorkflow runs a `workflow:` step's child file (workflow spec §2.7)
 // and returns its output as the step's result.
-func (r *runner) subWorkflow(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
+func (r *runner) subWorkflow(ctx Ctx, step *ast.Step, dispatched func()) (*jsvalue.Object, error) {
 	id := step.IDText()
 	path := ""
 	if s := ast.ScalarOf(step.Workflow.Value); s != nil {
@@ -306,6 +309,8 @@ func (r *runner) subWorkflow(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
 		Active:   append(slices.Clip(r.opts.Active), real),
 		Dir:      r.cwd(step.Cwd),
 		Composed: true,
+		// A dispatch in the child makes this step's attempt final.
+		OnDispatch: dispatched,
 	}
 	res, err := r.x.RunWorkflow(ctx, child, opts)
 	var halt *haltInComposition

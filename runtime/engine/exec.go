@@ -87,6 +87,11 @@ type Call struct {
 	// Prepare resolves the command (stdin, templates, environment) for
 	// an attempt; its error fails the attempt.
 	Prepare func() (*Command, error)
+	// OnDispatch, when set, hears that an attempt sent a request that
+	// must never be sent twice (Host.Dispatch), so that the enclosing
+	// attempt (a loop's, a parallel block's, a sub-workflow step's) is
+	// not retried either. An attempt that dispatched is never retried.
+	OnDispatch func()
 }
 
 // MaxAttempts is the number of attempts the policy allows (at least 1).

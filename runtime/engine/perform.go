@@ -31,6 +31,10 @@ type Host struct {
 	// BeforeEffect, when set, is called right before the command's
 	// first effect; its error ends the command before it.
 	BeforeEffect func() error
+	// Dispatch, when set, is called right before a pipeline command
+	// sends a request that must never be sent twice (see
+	// pipeline.Env.Dispatch): an attempt that did is not retried.
+	Dispatch func()
 }
 
 // Perform runs a command: a shell command's process, or a pipeline's
@@ -106,6 +110,7 @@ func performPipeline(ctx context.Context, cmd *Command, h Host) (*jsvalue.Object
 		Dir:      h.dir(cmd.Dir),
 		StateDir: h.StateDir,
 		Force:    h.Force,
+		Dispatch: h.Dispatch,
 	}
 	if t := h.Terminal; t != nil {
 		// On a terminal, approve and ask prompt there.

@@ -3,7 +3,14 @@
 package engine
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -200,5 +207,68 @@ steps:
 `
 	if got, err := run(t, tolerant, ""); err != nil || got != `ok ["true|Step 'loop' timed out after 350ms"]` {
 		t.Errorf("loop on_error: %s, %v", got, err)
+	}
+}
+
+// TestNoRetryAfterDispatch: an attempt that sent an OpenClaw tool call is
+// never retried, whatever failed afterwards (the call may have taken
+// effect), also as part of a loop, a parallel block or a sub-workflow; an
+// attempt that failed before sending one is retried as usual.
+func TestNoRetryAfterDispatch(t *testing.T) {
+	var hits atomic.Int32
+	mode := "http-error"
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		m := mode
+		mu.Unlock()
+		switch m {
+		case "http-error":
+			w.WriteHeader(503)
+			io.WriteString(w, "unavailable after dispatch")
+		case "timeout":
+			<-r.Context().Done()
+		default:
+			io.WriteString(w, `{"ok":true,"result":"done"}`)
+		}
+	}))
+	defer srv.Close()
+	invoke := "openclaw.invoke --url " + srv.URL + " --tool demo --action write"
+	step := func(body string) string {
+		return "steps:\n  - id: data\n    run: echo '[1]'\n  - id: s\n    retry: {max: 3, delay_ms: 1}\n    timeout_ms: 2000\n" + body
+	}
+	tests := []struct{ name, mode, src, want string }{
+		{"http error", "http-error", step("    pipeline: " + invoke + "\n"), "503"},
+		{"timeout", "timeout", strings.Replace(step("    pipeline: "+invoke+"\n"), "2000", "300", 1), "timed out after 300ms"},
+		{"downstream error", "ok", step("    pipeline: " + invoke + " | exec false\n"), "exec failed"},
+		{"loop", "ok", step("    for_each: $data.json\n    steps:\n      - {id: call, pipeline: " + invoke + "}\n      - {id: after, run: exit 3}\n"), "failed (3)"},
+		{"parallel", "ok", step("    parallel:\n      branches:\n        - {id: call, pipeline: " + invoke + "}\n        - {id: other, run: exit 3}\n"), "Parallel branch failed"},
+	}
+	for _, tt := range tests {
+		mu.Lock()
+		mode = tt.mode
+		mu.Unlock()
+		hits.Store(0)
+		_, log, err := runLogged(t, tt.src, "")
+		if err == nil || !strings.Contains(err.Error(), tt.want) || hits.Load() != 1 || strings.Contains(log, "[RETRY]") {
+			t.Errorf("%s: %v after %d requests, log %q; want one request and no retry", tt.name, err, hits.Load(), log)
+		}
+	}
+	// A sub-workflow's dispatch makes its parent step's attempt final.
+	dir := t.TempDir()
+	child := filepath.Join(dir, "child.lobster")
+	os.WriteFile(child, []byte("steps:\n  - id: call\n    pipeline: "+invoke+"\n  - id: fail\n    run: exit 4\n"), 0o644)
+	hits.Store(0)
+	_, log, err := runLogged(t, step("    workflow: "+child+"\n"), "")
+	if err == nil || hits.Load() != 1 || strings.Contains(log, "[RETRY]") {
+		t.Errorf("sub-workflow: %v after %d requests, log %q", err, hits.Load(), log)
+	}
+	// Failing before the request goes out (here: a required flag is
+	// missing) is retried.
+	_, log, err = runLogged(t, step("    pipeline: openclaw.invoke --url "+srv.URL+" --tool demo\n"), "")
+	if err == nil || strings.Count(log, "[RETRY]") != 2 {
+		t.Errorf("before dispatch: %v, log %q; want two retries", err, log)
 	}
 }

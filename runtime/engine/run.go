@@ -55,6 +55,11 @@ type Options struct {
 	Dir string
 	// Composed is set for a sub-workflow: its gates cannot pause.
 	Composed bool
+	// OnDispatch, when set, hears that a command of the run sent a
+	// request that must never be sent twice (see pipeline.Env.Dispatch):
+	// a sub-workflow reports it to its parent step's attempt, which is
+	// then not retried either.
+	OnDispatch func()
 
 	// OnStep, when set, hears each top-level step of the run start, be
 	// skipped, finish or pause at a gate, on the run's goroutine, in order.
@@ -311,20 +316,20 @@ func (r *runner) execute(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
 	// reference.
 	switch {
 	case step.ForEach != nil:
-		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, func(actx Ctx) (*jsvalue.Object, error) {
-			return r.forEach(actx, step)
+		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
+			return r.forEach(actx, step, dispatched)
 		})
 	case step.Parallel != nil:
-		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, func(actx Ctx) (*jsvalue.Object, error) {
-			return r.parallel(actx, step)
+		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
+			return r.parallel(actx, step, dispatched)
 		})
 	case step.Workflow != nil:
-		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, func(actx Ctx) (*jsvalue.Object, error) {
-			return r.subWorkflow(actx, step)
+		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
+			return r.subWorkflow(actx, step, dispatched)
 		})
 	}
 	return r.runCommand(ctx, command{id: id, step: step, scope: r.results,
-		env: []*ast.Field{step.Env}, cwd: []*ast.Field{step.Cwd}, topLevel: true}, policy, timeout)
+		env: []*ast.Field{step.Env}, cwd: []*ast.Field{step.Cwd}, topLevel: true, dispatched: r.opts.OnDispatch}, policy, timeout)
 }
 
 // approval handles the gate of step id after its execution succeeded.

@@ -77,6 +77,7 @@ func openclawAgentCommand(ctx context.Context, c *Call) (Output, error) {
 	if bin == "" {
 		bin = "openclaw"
 	}
+	c.Env.dispatch()
 	res, err := proc.Run(ctx, proc.Command{
 		Name: bin, Args: args, Env: c.Env.Environ, Dir: c.Env.Dir, Stdin: []byte{},
 		MaxOutput: agentOutputLimit, NotFound: "openclaw.agent could not find the OpenClaw CLI", Force: c.Env.Force,

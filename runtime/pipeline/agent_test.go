@@ -43,3 +43,33 @@ func TestOpenclawAgent(t *testing.T) {
 	missing := &Env{Mode: Human, Environ: []string{"LOBSTER_OPENCLAW_BIN=/no/such/openclaw"}}
 	checkEnv(t, missing, "openclaw.agent hi --agent a", `[]`, "error: openclaw.agent could not find the OpenClaw CLI")
 }
+
+// TestDispatch: the commands whose request must never be sent twice report
+// it right before sending (an agent turn, a mail, a tool call), whatever
+// comes back; the others, and those that fail before sending, do not.
+func TestDispatch(t *testing.T) {
+	count := func(env *Env, text, input string) int {
+		n := 0
+		env.Dispatch = func() { n++ }
+		runEnv(t, env, text, parseItems(t, input)...)
+		return n
+	}
+	for _, tt := range []struct {
+		env         *Env
+		text, input string
+		want        int
+	}{
+		{fakeOpenclaw(t, "fail"), "openclaw.agent hi --agent a", `[]`, 1},
+		{fakeOpenclaw(t, "args"), "openclaw.agent hi", `[]`, 0}, // refused before sending
+		{fakeGog(t, "fail"), "gog.gmail.send", `[{"to":"a"}]`, 1},
+		{fakeGog(t, "args"), "gog.gmail.send", `[{"to":"a"},{"to":"b"}]`, 2},
+		{fakeGog(t, "args"), "gog.gmail.send --dry-run", `[{"to":"a"}]`, 0},
+		{fakeGog(t, "args"), "gog.gmail.search", `[]`, 0},
+		{&Env{Mode: Human}, "openclaw.invoke --url http://127.0.0.1:1 --tool t --action a", `[]`, 1},
+		{&Env{Mode: Human}, "openclaw.invoke --url http://127.0.0.1:1 --tool t", `[]`, 0},
+	} {
+		if got := count(tt.env, tt.text, tt.input); got != tt.want {
+			t.Errorf("%s: %d dispatches, want %d", tt.text, got, tt.want)
+		}
+	}
+}

@@ -150,6 +150,7 @@ func gogSendCommand(ctx context.Context, c *Call) (Output, error) {
 				}
 				return err
 			}
+			c.Env.dispatch()
 			res, err := runGog(ctx, c.Env, args...)
 			if err != nil {
 				return err

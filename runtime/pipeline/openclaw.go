@@ -79,6 +79,7 @@ func openclawInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 		if hasDryRun {
 			body.Set("dryRun", dryRun)
 		}
+		c.Env.dispatch()
 		return postTool(ctx, name, endpoint.String(), token, body)
 	}
 	if !each {

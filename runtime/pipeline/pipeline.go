@@ -97,6 +97,20 @@ type Env struct {
 	// GOOS is the operating system the shell is chosen for; "" is the
 	// running one.
 	GOOS string
+	// Dispatch, when set, is called right before a command sends a
+	// request that must never be sent twice, because it may take effect
+	// whatever answer comes back: an OpenClaw tool call
+	// (openclaw.invoke), an agent turn (openclaw.agent), a mail
+	// (gog.gmail.send). A workflow step does not retry an attempt that
+	// dispatched one.
+	Dispatch func()
+}
+
+// dispatch reports a request that must not be repeated (see Env.Dispatch).
+func (e *Env) dispatch() {
+	if e.Dispatch != nil {
+		e.Dispatch()
+	}
 }
 
 // Getenv reads a variable of Environ (the last definition wins).
