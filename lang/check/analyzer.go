@@ -34,6 +34,10 @@ type Pass struct {
 	File     *ast.File
 	Info     *Info   // facts shared by all analyzers, computed once per file
 	Options  Options // where the file is and how to read the files it refers to
+	// Rejected is set when the parser found an error for which the
+	// reference refuses to load the file: messages must not say that the
+	// reference reads the file (or ignores a part of it).
+	Rejected bool
 	report   func(source.Diagnostic)
 }
 

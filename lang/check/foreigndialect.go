@@ -18,26 +18,27 @@ var ForeignDialect = &Analyzer{
 	Summary:  "the file is written in another workflow dialect that Lobster does not understand",
 	Doc: `Almost half of the real-world files named ` + "`.lobster`" + ` are written for other tools, and
 the reference reads them with its own rules: unknown keys are silently ignored, ` + "`{{ }}`" + ` and
-` + "`${{ }}`" + ` reach the commands as literal text. The dialects recognised are:
+` + "`${{ }}`" + ` reach the commands as literal text. The formats recognised, by the syntax they use:
 
-- **vsdd** (drbothen/vsdd-factory): a top-level ` + "`workflow:`" + ` mapping (a DAG of agents and
-  gates) and no ` + "`steps`" + `. The reference rejects the file ("Workflow file requires a non-empty
-  steps array"), so this finding is an error and replaces ` + "`not-a-workflow`" + `.
-- **GitHub-Actions-like** (5dlabs/cto): a list of ` + "`inputs`" + `, ` + "`output_mappings`" + `, steps
-  named with ` + "`name`" + ` that declare ` + "`depends_on`" + `, or ` + "`${{ … }}`" + ` expressions (three or more, or
-  one with any of the other signs; one or two in an ordinary file are ` + "`mustache-syntax`" + `).
-- **jdrhyne** (jdrhyne/lobster-workflows): top-level ` + "`inputs`" + ` or ` + "`output`" + ` together
-  with ` + "`version`" + `, or with both step-level ` + "`args`" + ` and ` + "`output`" + `. The file loads, but args are not
-  declared, step args are not passed and outputs are not produced.
+- a top-level ` + "`workflow:`" + ` mapping (a graph of agents and gates) and no ` + "`steps`" + `. The reference
+  rejects the file ("Workflow file requires a non-empty steps array"), so this finding is an error
+  and replaces ` + "`not-a-workflow`" + `.
+- the syntax of GitHub Actions workflows: a list of ` + "`inputs`" + `, ` + "`output_mappings`" + `, steps named
+  with ` + "`name`" + ` that declare ` + "`depends_on`" + `, or ` + "`${{ … }}`" + ` expressions (GitHub Actions expression
+  syntax; three or more, or one with any of the other signs; one or two in an ordinary file are
+  ` + "`mustache-syntax`" + `).
+- top-level ` + "`inputs`" + ` or ` + "`output`" + ` together with ` + "`version`" + `, or with both step-level ` + "`args`" + ` and
+  ` + "`output`" + `. The file loads, but args are not declared, step args are not passed and outputs are
+  not produced.
 
-The finding is reported once, and the per-key findings that the dialect explains
+The finding is reported once, and the per-key findings that the format explains
 (` + "`unknown-key`, `metadata-key`, `prefer-canonical-key`, `mustache-syntax`" + `) are not reported
 for the file; the message gives their number. A lone ` + "`{{ name }}`" + ` in an otherwise ordinary file is
 ` + "`mustache-syntax`" + `.`,
 	Bad:  "workflow:\n  name: feature\n  steps:\n    - name: plan\n      agent: planner\n      depends_on: []",
 	Good: "name: feature\nsteps:\n  - id: plan\n    run: ./plan.sh",
 	Run:  runForeignDialect,
-	// A vsdd file has no steps; the parser's not-a-workflow finding is
+	// A file with a top-level workflow: graph has no steps; the parser's not-a-workflow finding is
 	// reported at the same key.
 	Supersedes: []string{"not-a-workflow"},
 }
@@ -49,8 +50,9 @@ type dialect struct {
 	evidence []string    // what was recognised, for the message
 }
 
-// ForeignDialectOf names the foreign dialect a file is written in ("vsdd",
-// "github-actions", "jdrhyne"), or "" for a reference-dialect file. It is a
+// ForeignDialectOf names the foreign dialect a file is written in
+// ("workflow-graph", "github-actions", "step-io"), or "" for a
+// reference-dialect file. It is a
 // few lookups plus one scan of the text for "${{" and "{{inputs.", cheap
 // enough for every rule that needs it to call it.
 func ForeignDialectOf(in *Info) string { return detectDialect(in).name }
@@ -94,13 +96,13 @@ func detectDialect(in *Info) dialect {
 			top.outputMappings = fd
 		}
 	}
-	// vsdd: a top-level workflow: mapping instead of steps.
+	// A top-level workflow: mapping instead of steps.
 	if top.workflow != nil && w.Steps == nil {
 		if _, ok := ast.Resolve(top.workflow.Value).(*ast.Mapping); ok {
-			return dialect{name: "vsdd", at: top.workflow.Key.Span, evidence: []string{`a top-level "workflow:" DAG`}}
+			return dialect{name: "workflow-graph", at: top.workflow.Key.Span, evidence: []string{`a top-level "workflow:" DAG`}}
 		}
 	}
-	// GitHub-Actions-like (5dlabs).
+	// GitHub Actions syntax.
 	var gha dialect
 	addGHA := func(sp source.Span, what string) {
 		if gha.name == "" || sp.Start < gha.at.Start {
@@ -138,7 +140,7 @@ func detectDialect(in *Info) dialect {
 	// A stray "${{ }}" or two in an ordinary file is mustache-syntax; three,
 	// or one with other evidence, make the file GitHub-Actions-like.
 	if ghaExprs >= 3 || ghaExprs > 0 && gha.name != "" {
-		addGHA(ghaExpr, `"${{ … }}" expressions`)
+		addGHA(ghaExpr, `"${{ … }}" expressions (GitHub Actions expression syntax)`)
 	}
 	if gha.name != "" {
 		if _, n := findOutsideComments(f, "{{inputs.", 1); n > 0 {
@@ -146,7 +148,7 @@ func detectDialect(in *Info) dialect {
 		}
 		return gha
 	}
-	// jdrhyne: top-level inputs/output with version or step args/output.
+	// Step inputs and outputs: top-level inputs/output with version or step args/output.
 	if top.inputs != nil || top.output != nil {
 		at := top.inputs
 		if at == nil || (top.output != nil && top.output.Pos() < at.Pos()) {
@@ -179,7 +181,7 @@ func detectDialect(in *Info) dialect {
 		// One stray key is a mistake that unknown-key explains; the dialect
 		// has a version, or both step args and step outputs.
 		if top.version != nil || args > 0 && output > 0 {
-			return dialect{name: "jdrhyne", at: at.Key.Span, evidence: ev}
+			return dialect{name: "step-io", at: at.Key.Span, evidence: ev}
 		}
 	}
 	return dialect{}
@@ -219,29 +221,20 @@ func inComment(comments []*ast.Comment, offset int) bool {
 	return i < len(comments) && comments[i].Pos() <= offset
 }
 
-// dialectLabels name the dialects in messages.
-var dialectLabels = map[string]string{
-	"vsdd":           "the vsdd dialect",
-	"github-actions": "a GitHub-Actions-like dialect",
-	"jdrhyne":        "the jdrhyne/lobster-workflows dialect",
-}
-
 func runForeignDialect(p *Pass) {
 	d := detectDialect(p.Info)
 	if d.name == "" {
 		return
 	}
 	var msg string
+	ev := strings.Join(d.evidence, ", ")
 	switch d.name {
-	case "vsdd":
-		msg = fmt.Sprintf("this file uses %s (%s), which Lobster does not run: a workflow needs a top-level \"steps\" list (the reference says \"Workflow file requires a non-empty steps array\")",
-			dialectLabels[d.name], strings.Join(d.evidence, ", "))
+	case "workflow-graph":
+		msg = fmt.Sprintf("this file is written for another workflow format (%s), which Lobster does not run: a workflow needs a top-level \"steps\" list (the reference says \"Workflow file requires a non-empty steps array\")", ev)
 	case "github-actions":
-		msg = fmt.Sprintf("this file uses %s (%s), which Lobster does not evaluate: steps need an \"id\" and run in file order, args are declared under \"args\" and used as ${name}, and step results are read as $id.stdout or $id.json",
-			dialectLabels[d.name], strings.Join(d.evidence, ", "))
+		msg = fmt.Sprintf("this file uses the syntax of GitHub Actions workflows (%s), which Lobster does not evaluate: steps need an \"id\" and run in file order, args are declared under \"args\" and used as ${name}, and step results are read as $id.stdout or $id.json", ev)
 	default:
-		msg = fmt.Sprintf("this file uses %s (%s), whose keys the reference ignores: args are not declared, step args are not passed and outputs are not produced; declare args under \"args\", put values in the command text and read results as $id.stdout or $id.json",
-			dialectLabels[d.name], strings.Join(d.evidence, ", "))
+		msg = fmt.Sprintf("this file uses keys of another workflow format (%s), which the reference ignores: args are not declared, step args are not passed and outputs are not produced; declare args under \"args\", put values in the command text and read results as $id.stdout or $id.json", ev)
 	}
 	n := 0
 	at := p.File.Src.RangeOf(d.at).Start.Offset
@@ -262,7 +255,7 @@ func runForeignDialect(p *Pass) {
 		msg += fmt.Sprintf("; %d further findings suppressed", n)
 	}
 	diag := p.Finding(d.at, "%s", msg)
-	if d.name == "vsdd" {
+	if d.name == "workflow-graph" {
 		diag.Severity = source.Error // the reference rejects the file
 	}
 	p.Report(diag)

@@ -137,7 +137,11 @@ func scanMustache(p *Pass, s *ast.Scalar, what string, shell bool, skip []source
 			continue
 		}
 		written := text[start : j+2]
-		d := p.Finding(sp, "%q is not a Lobster template: it reaches the %s as literal text; %s", written, what, mustacheRemedy(p, inner))
+		kind := "is not a Lobster template"
+		if gha {
+			kind = "is GitHub Actions expression syntax, which Lobster does not evaluate"
+		}
+		d := p.Finding(sp, "%q %s: it reaches the %s as literal text; %s", written, kind, what, mustacheRemedy(p, inner))
 		if name := mustacheArg(p, inner); name != "" {
 			d.Fixes = []source.Fix{{Message: fmt.Sprintf("Replace %q with \"${%s}\"", written, name), Edits: []source.Edit{p.Edit(sp, "${"+name+"}")}}}
 			if s.Map.Segments() != nil {

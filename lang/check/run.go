@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -66,6 +67,7 @@ func RunContext(ctx context.Context, f *ast.File, parseDiags []source.Diagnostic
 	}
 	// The analyzers are independent and Info is safe for concurrent use:
 	// run them on all CPUs, each into its own slot, then merge in order.
+	rejected := len(parser.LoadErrors(parseDiags)) > 0
 	found := make([][]source.Diagnostic, len(analyzers))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(analyzers)/8))
 	var wg sync.WaitGroup
@@ -78,7 +80,7 @@ func RunContext(ctx context.Context, f *ast.File, parseDiags []source.Diagnostic
 					return
 				}
 				if analyzers[i].Run != nil {
-					found[i] = runOne(analyzers[i], f, info, opts)
+					found[i] = runOne(analyzers[i], f, info, opts, rejected)
 				}
 			}
 		}()
@@ -134,7 +136,7 @@ func dropSuperseded(diags []source.Diagnostic, analyzers []*Analyzer) []source.D
 	return kept
 }
 
-func runOne(a *Analyzer, f *ast.File, info *Info, opts Options) (diags []source.Diagnostic) {
+func runOne(a *Analyzer, f *ast.File, info *Info, opts Options, rejected bool) (diags []source.Diagnostic) {
 	defer func() {
 		if r := recover(); r != nil {
 			diags = append(diags, source.Diagnostic{
@@ -143,7 +145,7 @@ func runOne(a *Analyzer, f *ast.File, info *Info, opts Options) (diags []source.
 			})
 		}
 	}()
-	pass := &Pass{Analyzer: a, File: f, Info: info, Options: opts, report: func(d source.Diagnostic) { diags = append(diags, d) }}
+	pass := &Pass{Analyzer: a, File: f, Info: info, Options: opts, Rejected: rejected, report: func(d source.Diagnostic) { diags = append(diags, d) }}
 	a.Run(pass)
 	return diags
 }

@@ -313,7 +313,11 @@ func unknownKeyFinding(p *Pass, c unknownKeyCtx, f *ast.Field) (source.Diagnosti
 	if c.level != levelTop {
 		where = "in " + where
 	}
-	d := p.Finding(f.Key.Span, "unknown key %q %s; the reference ignores it", name, where)
+	ignores := "the reference ignores it"
+	if p.Rejected {
+		ignores = "Lobster does not read it" // the reference rejects the file for another error
+	}
+	d := p.Finding(f.Key.Span, "unknown key %q %s; %s", name, where, ignores)
 	id := "id"
 	if c.step != nil && c.step.ID != "" {
 		id = c.step.ID
@@ -379,6 +383,11 @@ func adviseStepKey(p *Pass, c unknownKeyCtx, f *ast.Field, target, note string) 
 			}
 		}
 		return "", "use on_error: continue (or skip_rest)", nil
+	}
+	if target == "steps" && s.ForEach == nil {
+		// "steps" is the workflow's list at the top level; in a step it
+		// holds a loop's sub-steps only.
+		target = ""
 	}
 	if target == "" {
 		if note == "" && toolCall(s) {
@@ -451,6 +460,9 @@ func branchKeyFinding(p *Pass, s *StepInfo, f *ast.Field) source.Diagnostic {
 		why = "ask for input in a step before the parallel step"
 	default:
 		why = "a branch runs exactly one of run, command or pipeline"
+	}
+	if p.Rejected {
+		return p.Finding(f.Key.Span, "%q is not read on a parallel branch (%s): %s", f.Name(), stepLabel(s), why)
 	}
 	return p.Finding(f.Key.Span, "%q is not read on a parallel branch (%s); the reference ignores it: %s", f.Name(), stepLabel(s), why)
 }
