@@ -42,7 +42,9 @@ const (
 // The caret line repeats the tabs of the source line and puts one space per
 // other rune before the range and one mark per rune inside it, so that it lines
 // up under the text whatever the tab width and for multi-byte UTF-8 (each rune
-// counts as one column). A zero-width range gets a single '^'. files maps a
+// counts as one column). A zero-width range gets a single '^'. A line over
+// 160 bytes is clipped around the range, with "..." where text was left
+// out. files maps a
 // diagnostic's File to its text; a diagnostic whose file is missing, or whose
 // range is not valid, is written without a snippet. ANSI colours are used only
 // when color is true. Diagnostics are written in the order given.
@@ -105,6 +107,16 @@ func (p *textPrinter) diagnostic(files map[string]*File, d Diagnostic) {
 	}
 }
 
+// A source line longer than snippetWidth bytes is shown clipped: from
+// snippetBefore bytes before the range, snippetWidth bytes at most, with
+// clipMarker where text was left out. A one-line file of a gigabyte prints
+// one short line.
+const (
+	snippetWidth  = 160
+	snippetBefore = 40
+	clipMarker    = "..."
+)
+
 // snippet writes the first line of r and the caret line under it.
 func (p *textPrinter) snippet(f *File, r Range, caretColor string) {
 	line := f.LineText(r.Start.Line)
@@ -128,12 +140,33 @@ func (p *textPrinter) snippet(f *File, r Range, caretColor string) {
 		end = start
 	}
 
+	// A long line is clipped around the range, whole runes only, with a
+	// marker on each side that lost text.
+	var before, after string
+	if len(line) > snippetWidth {
+		lo := max(0, start-snippetBefore)
+		for lo > 0 && !utf8.RuneStart(line[lo]) {
+			lo--
+		}
+		hi := min(len(line), lo+snippetWidth)
+		for hi < len(line) && hi > start && !utf8.RuneStart(line[hi]) {
+			hi--
+		}
+		if lo > 0 {
+			before = clipMarker
+		}
+		if hi < len(line) {
+			after = clipMarker
+		}
+		line, start, end = line[lo:hi], start-lo, min(end, hi)-lo
+	}
+
 	num := strconv.Itoa(r.Start.Line)
 	pad := strings.Repeat(" ", len(num))
 	gutter := p.paint(ansiDim, " "+num+" |")
-	fmt.Fprintf(p.w, "%s %s\n", gutter, line)
+	fmt.Fprintf(p.w, "%s %s%s%s\n", gutter, before, line, after)
 
-	var carets []byte
+	carets := []byte(strings.Repeat(" ", len(before)))
 	for _, c := range string(line[:start]) {
 		if c == '\t' {
 			carets = append(carets, '\t')

@@ -124,6 +124,99 @@ func TestWriteText(t *testing.T) {
 	}
 }
 
+// A long line is clipped around the range, so that a file of one huge line
+// does not print it whole; the underline stays aligned.
+func TestWriteTextLongLine(t *testing.T) {
+	x := func(n int) string { return strings.Repeat("x", n) }
+	tests := []struct {
+		name       string
+		src        string
+		sub        string
+		width      int
+		line, mark string // the two snippet lines after the gutter
+	}{
+		{
+			name: "range in the middle",
+			src:  "run: " + x(1000) + " BAD " + x(1000) + "\n",
+			sub:  "BAD", width: -1,
+			line: "..." + x(39) + " BAD " + x(116) + "...",
+			mark: "   " + strings.Repeat(" ", 40) + "^~~",
+		},
+		{
+			name: "range at the start",
+			src:  "BAD " + x(1000) + "\n",
+			sub:  "BAD", width: -1,
+			line: "BAD " + x(156) + "...",
+			mark: "^~~",
+		},
+		{
+			name: "range at the end",
+			src:  x(1000) + "BAD\n",
+			sub:  "BAD", width: -1,
+			line: "..." + x(40) + "BAD",
+			mark: "   " + strings.Repeat(" ", 40) + "^~~",
+		},
+		{
+			name: "a range longer than the window is underlined to its edge",
+			src:  x(100) + "B" + strings.Repeat("y", 1000) + "\n",
+			sub:  "B", width: 1001,
+			line: "..." + x(40) + "B" + strings.Repeat("y", 119) + "...",
+			mark: "   " + strings.Repeat(" ", 40) + "^" + strings.Repeat("~", 119),
+		},
+		{
+			name: "tabs before the range are kept",
+			src:  x(1000) + "\t\tBAD" + x(1000) + "\n",
+			sub:  "BAD", width: -1,
+			line: "..." + x(38) + "\t\tBAD" + x(117) + "...",
+			mark: "   " + strings.Repeat(" ", 38) + "\t\t^~~",
+		},
+		{
+			name: "cuts fall between runes",
+			src:  strings.Repeat("é", 500) + "BAD" + strings.Repeat("é", 500) + "\n",
+			sub:  "BAD", width: -1,
+			line: "..." + strings.Repeat("é", 20) + "BAD" + strings.Repeat("é", 58) + "...",
+			mark: "   " + strings.Repeat(" ", 20) + "^~~",
+		},
+		{
+			name: "a line of exactly the width is not clipped",
+			src:  x(157) + "BAD\n",
+			sub:  "BAD", width: -1,
+			line: x(157) + "BAD",
+			mark: strings.Repeat(" ", 157) + "^~~",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := NewFile("f.lobster", []byte(tt.src))
+			d := diagAt(t, f, tt.sub, tt.width)
+			var buf bytes.Buffer
+			if err := WriteText(&buf, map[string]*File{f.Name: f}, []Diagnostic{d}, false); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(buf.String(), "\n")
+			if len(lines) != 4 {
+				t.Fatalf("got %q", buf.String())
+			}
+			if got, want := lines[1], " 1 | "+tt.line; got != want {
+				t.Errorf("line:\n got %q\nwant %q", got, want)
+			}
+			if got, want := lines[2], "   | "+tt.mark; got != want {
+				t.Errorf("underline:\n got %q\nwant %q", got, want)
+			}
+		})
+	}
+	// A one-line file of 16 MiB prints a few hundred bytes.
+	f := NewFile("f.lobster", []byte(x(16<<20)))
+	d := Diagnostic{File: f.Name, Range: f.Range(8<<20, 8<<20+5), Severity: Error, Message: "m"}
+	var buf bytes.Buffer
+	if err := WriteText(&buf, map[string]*File{f.Name: f}, []Diagnostic{d}, false); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() > 1024 {
+		t.Errorf("printed %d bytes for a range of 5", buf.Len())
+	}
+}
+
 func TestWriteTextWithoutSnippet(t *testing.T) {
 	f := NewFile("a.lobster", []byte("steps: []\n"))
 	diags := []Diagnostic{
