@@ -3,7 +3,6 @@ package lsp
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/lobsterdev/lobster/lang/check"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -183,7 +183,7 @@ func (s *Server) readFile(path string) ([]byte, error) {
 		}
 	}
 	s.mu.Unlock()
-	return os.ReadFile(path)
+	return parser.ReadFile(path)
 }
 
 // recheckParents schedules the other open documents that run a
@@ -265,7 +265,7 @@ func relatedLocation(snap *snapshot, m Mapper, r source.Related) (protocol.Locat
 		}
 		p = filepath.Join(filepath.Dir(snap.path), p)
 	}
-	text, err := os.ReadFile(p)
+	text, err := parser.ReadFile(p)
 	if err != nil {
 		return protocol.Location{}, false
 	}

@@ -3,7 +3,6 @@ package lsp
 import (
 	"fmt"
 	"net/url"
-	"os"
 	"path"
 	"strings"
 	"sync"
@@ -26,7 +25,7 @@ type snapshot struct {
 	name    string // the name the parser and checker see
 	// read reads the files the document refers to (child workflows): the
 	// server's, which prefers open documents to the disk; nil means
-	// os.ReadFile. Set before the snapshot is shared.
+	// parser.ReadFile. Set before the snapshot is shared.
 	read func(path string) ([]byte, error)
 	// cache holds the shell parses of the document's earlier snapshots
 	// (nil: none). Set before the snapshot is shared.
@@ -74,7 +73,7 @@ func (an *analysis) readFile(path string) ([]byte, error) {
 	if an.read != nil {
 		return an.read(path)
 	}
-	return os.ReadFile(path)
+	return parser.ReadFile(path)
 }
 
 // uriPath is the local path of a file: URI, or "" for other schemes

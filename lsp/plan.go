@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/plan"
@@ -208,7 +209,7 @@ func (s *Server) planDiff(ctx context.Context, doc *snapshot, step string, provi
 	if doc.path == "" {
 		return "", fmt.Errorf("the document is not a file: there is no saved version to compare with")
 	}
-	if saved, err := os.ReadFile(doc.path); err == nil {
+	if saved, err := parser.ReadFile(doc.path); err == nil {
 		section("saved file", saved)
 	} else {
 		fmt.Fprintf(&b, "# no saved file: %v\n", err)

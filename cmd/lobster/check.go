@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
@@ -431,15 +432,15 @@ func checkAll(analyze analyzer, inputs []input, stdin io.Reader) []result {
 	var stdinErr error
 	for _, in := range inputs {
 		if in.stdin {
-			stdinData, stdinErr = io.ReadAll(stdin)
+			stdinData, stdinErr = bounded.ReadAll(stdin, parser.MaxFileSize)
 			break
 		}
 	}
-	var total int64
+	var total int64 // what will be parsed: files over the limit are not read
 	for _, in := range inputs {
 		if in.stdin {
 			total += int64(len(stdinData))
-		} else if st, err := os.Stat(in.path); err == nil {
+		} else if st, err := os.Stat(in.path); err == nil && st.Mode().IsRegular() && st.Size() <= parser.MaxFileSize {
 			total += st.Size()
 		}
 	}
@@ -458,9 +459,11 @@ func checkAll(analyze analyzer, inputs []input, stdin io.Reader) []result {
 				if in.stdin {
 					src, err = stdinData, stdinErr
 				} else {
-					src, err = os.ReadFile(in.path)
+					src, err = parser.ReadFile(in.path)
 				}
-				if err != nil {
+				if d, ok := parser.LimitDiagnostic(in.name, err); ok {
+					r.diags = []source.Diagnostic{d} // no text: no snippet
+				} else if err != nil {
 					r.readErr = reason(err)
 				} else {
 					r.file, r.diags, r.panicked = checkFile(analyze, in.name, src)

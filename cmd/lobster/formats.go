@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/check"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -76,7 +77,7 @@ func withRelatedFiles(files map[string]*source.File, diags []source.Diagnostic) 
 				continue
 			}
 			tried[r.File] = true
-			if data, err := os.ReadFile(filepath.FromSlash(r.File)); err == nil {
+			if data, err := parser.ReadFile(filepath.FromSlash(r.File)); err == nil {
 				files[r.File] = source.NewFile(r.File, data)
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/plan"
 )
@@ -125,6 +127,10 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 // stop the preview.
 func buildPlan(path string, provided any, stderr io.Writer) (*plan.Plan, int) {
 	src, err := engine.ReadWorkflow(path)
+	if d, ok := parser.LimitDiagnostic(path, err); ok {
+		source.WriteText(stderr, nil, []source.Diagnostic{d}, false)
+		return nil, exitUsage
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %s\n", err)
 		return nil, exitFindings

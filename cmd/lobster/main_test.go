@@ -31,6 +31,8 @@ func scriptParams(dir string) testscript.Params {
 		RequireUniqueNames:  true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": cmdExitcode,
+			"mkfifo":   cmdMkfifo,
+			"sparse":   cmdSparse,
 		},
 		Setup: func(env *testscript.Env) error {
 			// Under -race every exec'd lobster would sleep a second at
@@ -68,4 +70,26 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
 	}
+}
+
+// cmdMkfifo implements "mkfifo NAME": a named pipe in the work directory.
+func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkfifo NAME")
+	}
+	ts.Check(mkfifo(ts.MkAbs(args[0])))
+}
+
+// cmdSparse implements "sparse NAME SIZE": a file of SIZE bytes that takes
+// no room on disk (where the file system allows it).
+func cmdSparse(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: sparse NAME SIZE")
+	}
+	size, err := strconv.ParseInt(args[1], 10, 64)
+	ts.Check(err)
+	f, err := os.Create(ts.MkAbs(args[0]))
+	ts.Check(err)
+	ts.Check(f.Truncate(size))
+	ts.Check(f.Close())
 }

@@ -183,12 +183,19 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 // with the exit code to return.
 func loadValidated(path string, out runOutput) (file *ast.File, code int) {
 	src, err := engine.ReadWorkflow(path)
-	if err != nil {
+	limit, tooLarge := parser.LimitDiagnostic(path, err)
+	if err != nil && !tooLarge {
 		return nil, out.fail(envelope.ParseError, err.Error(), exitUsage)
 	}
-	file, parseDiags := parser.Parse(path, src)
-	diags := check.Run(file, parseDiags, check.Rules)
-	files := map[string]*source.File{path: file.Src}
+	var diags []source.Diagnostic
+	files := map[string]*source.File{}
+	if tooLarge {
+		diags = []source.Diagnostic{limit} // no text: no snippet
+	} else {
+		var parseDiags []source.Diagnostic
+		file, parseDiags = parser.Parse(path, src)
+		diags, files[path] = check.Run(file, parseDiags, check.Rules), file.Src
+	}
 	var errs, others []source.Diagnostic
 	for _, d := range diags {
 		if d.Severity == source.Error {

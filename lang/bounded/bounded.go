@@ -11,7 +11,8 @@
 // reading it (a sparse file of terabytes costs nothing); otherwise at most
 // limit+1 bytes are read, so a file that grows while it is read is refused
 // too. [ReadAll] bounds a stream (standard input, which may be a pipe or
-// /dev/zero) the same way. Memory stays under 1.5 times the limit.
+// /dev/zero) the same way. Input over the limit costs the limit in memory;
+// a file under it, its size; a stream under it, twice its size at most.
 package bounded
 
 import (
@@ -142,43 +143,66 @@ func ReadAll(r io.Reader, limit int64) ([]byte, error) {
 	return readAtMost(r, limit, 0)
 }
 
+// chunkSize is the size of the pieces that input of unknown length is read
+// in. They are joined at the end, so that input over the limit costs the
+// limit and no more, and input under it twice its size at most.
+const chunkSize = 64 << 10
+
 // readAtMost reads r to its end, or until it has read more than limit bytes.
-// size is how long r is expected to be: the buffer starts at that size plus
-// one (to see the end without growing) and doubles up to limit; one more
-// byte is read into a byte of its own. The peak is the last buffer and the
-// one before it: 1.5 × limit.
+// size is how long r is expected to be: a first buffer of that size plus one
+// byte sees the end of such input with no other allocation; more is read in
+// chunks, joined at the end.
 func readAtMost(r io.Reader, limit, size int64) ([]byte, error) {
 	limit = min(max(limit, 0), math.MaxInt32) // an int everywhere
-	buf := make([]byte, 0, min(max(size+1, 512), limit))
-	for empty := 0; ; {
-		var n int
-		var err error
-		if len(buf) < cap(buf) {
-			n, err = r.Read(buf[len(buf):cap(buf)])
-			buf = buf[:len(buf)+n]
-		} else if int64(len(buf)) < limit {
-			grown := make([]byte, len(buf), min(2*int64(cap(buf)), limit))
-			copy(grown, buf)
-			buf = grown
-			continue
-		} else {
-			var probe [1]byte
-			n, err = r.Read(probe[:])
-			if n > 0 {
-				return nil, &TooLargeError{Size: -1, Limit: limit}
-			}
+	first := make([]byte, min(max(size, 0), limit)+1)
+	n, err := fill(r, first)
+	if err == io.EOF {
+		return first[:n], nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	chunks, total := [][]byte{first}, int64(n)
+	for total <= limit {
+		c := make([]byte, min(chunkSize, limit+1-total))
+		n, err := fill(r, c)
+		chunks, total = append(chunks, c[:n]), total+int64(n)
+		if err == io.EOF {
+			break
 		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if total > limit {
+		return nil, &TooLargeError{Size: -1, Limit: limit}
+	}
+	out := make([]byte, 0, total)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	return out, nil
+}
+
+// fill reads into buf until it is full (nil error) or r ends (io.EOF, with
+// what was read before).
+func fill(r io.Reader, buf []byte) (int, error) {
+	n, empty := 0, 0
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
 		switch {
 		case err == io.EOF:
-			return buf, nil
+			return n, io.EOF
 		case err != nil:
-			return nil, err
-		case n == 0:
+			return n, err
+		case m == 0:
 			if empty++; empty >= 100 {
-				return nil, io.ErrNoProgress
+				return n, io.ErrNoProgress
 			}
 		default:
 			empty = 0
 		}
 	}
+	return n, nil
 }

@@ -46,6 +46,24 @@ func TestReadFileRegular(t *testing.T) {
 	}
 }
 
+// A file is read into one buffer of its size (and one byte to see its end).
+func TestReadFileAllocation(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, make([]byte, 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	data, err := ReadFile(p, DefaultLimit)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(data) != 1<<20 {
+		t.Fatalf("got %d bytes, %v", len(data), err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20+16<<10 {
+		t.Errorf("allocated %d bytes to read 1 MiB", n)
+	}
+}
+
 func TestReadFileTooLarge(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f")
@@ -206,10 +224,20 @@ func TestReadAllBounded(t *testing.T) {
 	if r.n != limit+1 {
 		t.Errorf("read %d bytes, want limit+1 = %d", r.n, limit+1)
 	}
-	if n := after.TotalAlloc - before.TotalAlloc; n > 2*limit+64<<10 { // 512 + 1 KiB + … + limit
-		t.Errorf("allocated %d bytes for a limit of %d", n, limit)
+	if n := after.TotalAlloc - before.TotalAlloc; n > limit+64<<10 {
+		t.Errorf("allocated %d bytes to refuse a stream, for a limit of %d", n, limit)
 	}
-	for _, n := range []int{0, 1, 512, limit - 1, limit} {
+	data := make([]byte, limit)
+	runtime.ReadMemStats(&before)
+	got, err := ReadAll(bytes.NewReader(data), limit)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(got) != limit {
+		t.Fatalf("got %d bytes, %v", len(got), err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 2*limit+64<<10 {
+		t.Errorf("allocated %d bytes to read %d", n, limit)
+	}
+	for _, n := range []int{0, 1, 512, chunkSize, chunkSize + 1, limit - 1, limit} {
 		data := bytes.Repeat([]byte{'a'}, n)
 		for _, r := range []io.Reader{bytes.NewReader(data), iotest.DataErrReader(bytes.NewReader(data)), iotest.HalfReader(bytes.NewReader(data))} {
 			got, err := ReadAll(r, limit)

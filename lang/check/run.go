@@ -3,7 +3,6 @@ package check
 import (
 	"context"
 	"fmt"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -18,7 +17,7 @@ type Options struct {
 	// Path is where the file is on disk, for resolving relative workflow:
 	// paths (the directory of the calling file, WF §2.7); "" when unknown.
 	Path string
-	// ReadFile reads files the workflow refers to; nil means os.ReadFile.
+	// ReadFile reads files the workflow refers to; nil means parser.ReadFile.
 	ReadFile func(path string) ([]byte, error)
 	// Shellcheck is the shellcheck program that the shellcheck rule runs
 	// on the shell text of run and command; "" turns the rule off.
@@ -32,7 +31,7 @@ func (o Options) readFile(path string) ([]byte, error) {
 	if o.ReadFile != nil {
 		return o.ReadFile(path)
 	}
-	return os.ReadFile(path)
+	return parser.ReadFile(path)
 }
 
 // Run runs the analyzers over a parsed file and returns their findings

@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -460,7 +461,7 @@ func scCopyRC(path, dir string) {
 	}
 	for {
 		for _, name := range [...]string{".shellcheckrc", "shellcheckrc"} {
-			if b, err := os.ReadFile(filepath.Join(d, name)); err == nil {
+			if b, err := bounded.ReadFile(filepath.Join(d, name), bounded.DefaultLimit); err == nil {
 				_ = os.WriteFile(filepath.Join(dir, ".shellcheckrc"), b, 0o600)
 				return
 			}

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -231,6 +232,9 @@ step, not the current directory and not the step's cwd (WF §2.7). When no file 
 fails with "Workflow step <id> workflow file not found: <resolved path>". A dry run does not load
 children, so only a real run finds out.
 
+A path that names a named pipe, a device or a socket is reported as well: it is never read
+(reading one could wait forever or never end).
+
 Paths with a step reference are known only at run time and are not checked. A ${arg} in the path
 is replaced by the arg's default; the finding is then a warning, since a run that passes another
 value reads another file.`,
@@ -252,13 +256,20 @@ func runSubworkflowMissing(p *Pass) {
 			read[c.File] = err
 		}
 		var why, fails string
+		missing := false
 		switch {
 		case err == nil:
 			continue
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-			why, fails = "not found", "the step fails with \"workflow file not found\""
+			why, fails, missing = "not found", "the step fails with \"workflow file not found\"", true
 		case errors.Is(err, syscall.EISDIR):
 			why, fails = "is a directory, not a file", "the step fails when it reads it"
+		case errors.Is(err, bounded.ErrNotRegular):
+			what := err.Error()
+			if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+				what = pe.Err.Error()
+			}
+			why, fails = "is "+what, "the step fails when it reads it"
 		default:
 			continue // unreadable here; the run may see it
 		}
@@ -273,12 +284,14 @@ func runSubworkflowMissing(p *Pass) {
 		}
 		if len(c.Defaulted) > 0 {
 			d.Severity = source.Warning
-		} else if near := nearbyWorkflow(c.File); near != "" {
-			text := c.Value.Scalar.Text
-			i := strings.LastIndexAny(text, "/"+string(filepath.Separator)) + 1
-			d.Message += fmt.Sprintf("; did you mean %q?", text[:i]+near)
-			d.Fixes = []source.Fix{{Message: fmt.Sprintf("Change the path to %q", text[:i]+near),
-				Edits: []source.Edit{p.Edit(c.Value.Scalar.Map.Span(i, len(text)), near)}, Unsafe: true}}
+		} else if missing {
+			if near := nearbyWorkflow(c.File); near != "" {
+				text := c.Value.Scalar.Text
+				i := strings.LastIndexAny(text, "/"+string(filepath.Separator)) + 1
+				d.Message += fmt.Sprintf("; did you mean %q?", text[:i]+near)
+				d.Fixes = []source.Fix{{Message: fmt.Sprintf("Change the path to %q", text[:i]+near),
+					Edits: []source.Edit{p.Edit(c.Value.Scalar.Map.Span(i, len(text)), near)}, Unsafe: true}}
+			}
 		}
 		p.Report(d)
 	}

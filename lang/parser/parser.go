@@ -88,6 +88,27 @@ func parse(filename string, src []byte, cache *Cache) (file *ast.File, diags []s
 	return file, diags
 }
 
+// ReadFile reads a workflow file to parse: [bounded.ReadFile] with the
+// limit MaxFileSize. It refuses what is not a regular file without blocking,
+// and a larger file after reading at most MaxFileSize+1 bytes of it; for
+// that error [LimitDiagnostic] gives the limit-exceeded diagnostic that
+// Parse would give.
+func ReadFile(path string) ([]byte, error) {
+	return bounded.ReadFile(path, MaxFileSize)
+}
+
+// LimitDiagnostic is the limit-exceeded diagnostic of a file named name that
+// was not read because err says it is over the limit ([bounded.ErrTooLarge]),
+// at its first byte; ok is false for any other error.
+func LimitDiagnostic(name string, err error) (d source.Diagnostic, ok bool) {
+	var tl *bounded.TooLargeError
+	if !errors.As(err, &tl) {
+		return d, false
+	}
+	f := source.NewFile(name, nil)
+	return source.Diagnostic{File: name, Range: f.Range(0, 0), Severity: source.Error, Code: "limit-exceeded", Message: tl.Error()}, true
+}
+
 // checkLimits rejects files too large to check quickly.
 func checkLimits(f *source.File) (source.Diagnostic, bool) {
 	d := source.Diagnostic{File: f.Name, Range: f.Range(0, 0), Severity: source.Error, Code: "limit-exceeded"}

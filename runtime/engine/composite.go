@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -355,7 +354,7 @@ func LoadWorkflow(path string) (*Loaded, error) {
 	if err != nil {
 		return nil, ErrWorkflowNotFound
 	}
-	src, err := os.ReadFile(real)
+	src, err := parser.ReadFile(real)
 	if err != nil {
 		return &Loaded{Path: real, ReadError: err.Error()}, nil
 	}

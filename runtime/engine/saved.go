@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -259,7 +258,7 @@ func childDigests(w *ast.Workflow, dir string, children map[string]string, seen 
 			continue
 		}
 		seen[full] = true
-		src, err := os.ReadFile(full)
+		src, err := parser.ReadFile(full)
 		if err != nil {
 			children[s.Text] = ""
 			continue

@@ -40,13 +40,16 @@ package plan
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/engine"
@@ -208,7 +211,7 @@ type Options struct {
 	// Path is the file's path: the plan's File, and the directory that
 	// composed workflows are found relative to.
 	Path string
-	// ReadFile reads a composed workflow; nil means os.ReadFile.
+	// ReadFile reads a composed workflow; nil means parser.ReadFile.
 	ReadFile func(path string) ([]byte, error)
 }
 
@@ -232,7 +235,7 @@ const maxDepth = 32
 // list of steps. It never panics on a bad tree.
 func Build(f *ast.File, opts Options) (*Plan, error) {
 	if opts.ReadFile == nil {
-		opts.ReadFile = os.ReadFile
+		opts.ReadFile = parser.ReadFile
 	}
 	b := &builder{opts: opts, stack: []string{canonical(opts.Path)}}
 	return b.build(f, opts.Path, opts.Args)
@@ -599,7 +602,16 @@ func (fb *fileBuilder) child(s *ast.Step, id string) *Child {
 		}
 	}
 	src, err := fb.opts.ReadFile(path)
-	if err != nil {
+	var pe *fs.PathError
+	switch {
+	case err == nil:
+	case errors.Is(err, bounded.ErrTooLarge) && errors.As(err, &pe):
+		c.Error = fmt.Sprintf("%s:1:1: %s", path, pe.Err)
+		return c
+	case errors.Is(err, bounded.ErrNotRegular) && !errors.Is(err, syscall.EISDIR) && errors.As(err, &pe):
+		c.Error = fmt.Sprintf("Workflow step %s workflow file %s: %s", id, path, pe.Err)
+		return c
+	default:
 		c.Error = fmt.Sprintf("Workflow step %s workflow file not found: %s", id, path)
 		return c
 	}

@@ -43,7 +43,7 @@ type Options struct {
 	// *jsvalue.Object), or nil for the defaults.
 	Args any
 	// ReadFile reads the composed workflows (for the checker's and the
-	// planner's look at them); nil means os.ReadFile.
+	// planner's look at them); nil means parser.ReadFile.
 	ReadFile func(path string) ([]byte, error)
 	// Shellcheck is the shellcheck program the checker runs on shell
 	// text; "" runs none.
