@@ -23,5 +23,6 @@ var pipelineRules = []*Analyzer{
 	StderrMergedIntoOutput,
 	FoldedScalarShell,
 	BashismInSh,
+	ShellSyntax,
 	Shellcheck,
 }

@@ -125,8 +125,8 @@ func runShellcheck(p *Pass) {
 				continue
 			}
 			g, ok := scDialect(si, wfEnv)
-			if !ok {
-				continue
+			if !ok || shSyntaxError(p.Info, si, sh) {
+				continue // shell-syntax reports it: one finding per cause
 			}
 			groups[g] = append(groups[g], len(scripts))
 			scripts = append(scripts, scScript{field: f, sh: sh, text: scMask(p.Info, si, sh)})

@@ -181,7 +181,7 @@ func TestShellcheckMapping(t *testing.T) {
 		"  - id: a\n" +
 		"    run: |\n" +
 		"      \techo \"日é\" $x\n" + // line 1 of the script
-		"      if true; then\n" + // line 2
+		"      if true; then :; fi\n" + // line 2 (text that does not parse is left to shell-syntax)
 		"  - id: b\n" +
 		"    run: \"echo \\u00e9\\t$y\"\n"
 	const out = `{"comments":[
@@ -204,7 +204,7 @@ func TestShellcheckMapping(t *testing.T) {
 		`4:21-4:23 shellcheck/SC2086 info $x`,
 		`4:7-4:23 shellcheck/SC9999 hint ` + "\techo \"日é\" $x",
 		`5:7-5:8 shellcheck/SC1046 warning i`,
-		`5:20-5:20 shellcheck/SC1072 warning `,
+		`5:26-5:26 shellcheck/SC1072 warning `,
 		`7:16-7:22 shellcheck/SC1 hint \u00e9`,
 		`7:24-7:26 shellcheck/SC2154 warning $y`,
 	}
@@ -284,5 +284,23 @@ func TestShellcheckBatches(t *testing.T) {
 	want := []string{"shellcheck@3", "shellcheck/SC2086@423"}
 	if len(got) != 2 || !slices.Equal(codes, want) || !strings.Contains(got[0].Message, "boom") {
 		t.Errorf("got %v (%+v), want %v", codes, got, want)
+	}
+}
+
+// TestShellcheckSkipsSyntaxErrors: text that does not parse as shell is
+// reported by shell-syntax, and not sent to shellcheck as well.
+func TestShellcheckSkipsSyntaxErrors(t *testing.T) {
+	bin, argsFile := fakeShellcheck(t, `{"comments":[]}`, 0)
+	path := filepath.Join(t.TempDir(), "wf.lobster")
+	if err := os.WriteFile(path, []byte("steps:\n  - id: a\n    run: echo \"hello\n  - id: b\n    run: echo ok\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runShellcheck(t, path, bin)
+	args, err := os.ReadFile(argsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(args)); !strings.HasSuffix(got, " 0.sh") || strings.Contains(got, "1.sh") {
+		t.Errorf("shellcheck got %q; want only the script that parses", got)
 	}
 }
