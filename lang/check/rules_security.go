@@ -4,6 +4,7 @@ package check
 var securityRules = []*Analyzer{
 	ArgSplicedIntoShell,
 	StepOutputSplicedIntoShell,
+	StepOutputUnquotedInShell,
 	HardcodedSecret,
 	OpenclawTokenRemoteURL,
 	LobsterShellOverride,
