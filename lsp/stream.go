@@ -2,8 +2,10 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -18,9 +20,20 @@ import (
 // parser.MaxFileSize, JSON-escaped, with room to spare).
 const maxMessage = 64 << 20
 
+// maxHeaderLine bounds one header line and maxHeaderBlock the header lines
+// of one message with the blank lines before it. Real headers are a line or
+// two ("Content-Length: 123"); these limits keep a client that sends a line
+// without end, or headers without end, from growing the server's memory.
+const (
+	maxHeaderLine  = 4 << 10
+	maxHeaderBlock = 64 << 10
+)
+
 // stream is a jsonrpc2.Stream with LSP's Content-Length framing that
 // survives a message that is not JSON-RPC: it logs it and reads the next
-// one (jsonrpc2's own stream would end the connection).
+// one (jsonrpc2's own stream would end the connection). A framing error
+// (a header that is not one, a bad length, input that ends inside a
+// message) ends the connection, and is logged first.
 type stream struct {
 	rwc io.ReadWriteCloser
 	in  *bufio.Reader
@@ -33,7 +46,7 @@ type stream struct {
 }
 
 func newStream(rwc io.ReadWriteCloser, logger *log.Logger) *stream {
-	return &stream{rwc: rwc, in: bufio.NewReader(rwc), log: logger}
+	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, maxHeaderLine), log: logger}
 }
 
 // Read reads the next well-formed message.
@@ -45,7 +58,12 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		}
 		data, n, err := s.readFrame()
 		total += n
+		if err == io.EOF {
+			s.log.Printf("the input ended")
+			return nil, total, err
+		}
 		if err != nil {
+			s.log.Printf("ending the connection: %v", err)
 			return nil, total, err
 		}
 		if s.shortcut != nil && s.shortcut(ctx, data) {
@@ -60,31 +78,49 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	}
 }
 
-// readFrame reads one header block and its body.
+// readFrame reads one header block and its body. It returns io.EOF only
+// when the input ends between messages.
 func (s *stream) readFrame() ([]byte, int64, error) {
 	var total int64
 	length := -1
+	headers := false
 	for {
-		line, err := s.in.ReadString('\n')
+		line, err := s.in.ReadSlice('\n')
 		total += int64(len(line))
-		if err != nil {
+		switch {
+		case err == bufio.ErrBufferFull:
+			return nil, total, fmt.Errorf("a header line is longer than %d bytes", maxHeaderLine)
+		case err == io.EOF && !headers && len(bytes.TrimSpace(line)) == 0:
+			return nil, total, io.EOF
+		case err == io.EOF:
+			return nil, total, errors.New("the input ended inside a message header")
+		case err != nil:
 			return nil, total, err
+		case total > maxHeaderBlock:
+			return nil, total, fmt.Errorf("the header of a message is longer than %d bytes", maxHeaderBlock)
 		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			if length < 0 {
-				continue // blank lines between messages
+		text := strings.TrimSpace(string(line))
+		if text == "" {
+			if length >= 0 {
+				break
 			}
-			break
+			if headers {
+				return nil, total, errors.New("a message header has no Content-Length")
+			}
+			continue // blank lines between messages
 		}
-		name, value, ok := strings.Cut(line, ":")
+		headers = true
+		name, value, ok := strings.Cut(text, ":")
 		if !ok {
-			return nil, total, fmt.Errorf("invalid header line %q", line)
+			if len(text) > 80 {
+				text = text[:80] + "..."
+			}
+			return nil, total, fmt.Errorf("invalid header line %q", text)
 		}
 		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
 			n, err := strconv.Atoi(strings.TrimSpace(value))
 			if err != nil || n < 0 || n > maxMessage {
-				return nil, total, fmt.Errorf("invalid Content-Length %q", value)
+				return nil, total, fmt.Errorf("invalid Content-Length %q (a number of bytes up to %d)", strings.TrimSpace(value), maxMessage)
 			}
 			length = n
 		}
@@ -92,6 +128,9 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 	data := make([]byte, length)
 	n, err := io.ReadFull(s.in, data)
 	total += int64(n)
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = fmt.Errorf("the input ended inside a message body (%d of %d bytes)", n, length)
+	}
 	return data, total, err
 }
 

@@ -217,6 +217,12 @@ func TestExitCodes(t *testing.T) {
 	if code := run(nil, in, &out, &errb); code != 1 {
 		t.Errorf("exit without shutdown: %d, want 1", code)
 	}
+	// A framing error: exit 1, and standard error says why.
+	errb.Reset()
+	if code := run(nil, strings.NewReader("Content-Length: 5\r\n"+strings.Repeat("x", 1<<20)), &out, &errb); code != 1 ||
+		!strings.Contains(errb.String(), "ending the connection: a header line is longer than 4096 bytes") {
+		t.Errorf("framing error: %d, stderr %q", code, errb.String())
+	}
 	if code := run([]string{"--bogus"}, strings.NewReader(""), &out, &errb); code != 2 {
 		t.Errorf("bad flag: %d, want 2", code)
 	}
