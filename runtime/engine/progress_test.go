@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/state"
 )
 
 // TestOnStep follows a run through its events: started, skipped, a failure
@@ -67,4 +69,54 @@ func TestOnStep(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// TestApprovalRequestRebuilt: the request rebuilt from a pause's state is
+// the one the pause's envelope showed.
+func TestApprovalRequestRebuilt(t *testing.T) {
+	dir := t.TempDir()
+	src := `steps:
+  - id: build
+    run: echo 2
+  - id: gate
+    run: printf 'deploy v2'
+    approval:
+      prompt: Ship it?
+      required_approver: alice
+  - id: after
+    run: echo done
+`
+	path := dir + "/w.lobster"
+	f, _ := parser.Parse(path, []byte(src))
+	res, err := Run(context.Background(), f, Options{
+		Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}, FilePath: path, StateDir: dir + "/state",
+	})
+	if err != nil || res.RequiresApproval == nil {
+		t.Fatalf("run: %v %+v", err, res)
+	}
+	tok, _ := res.RequiresApproval.Get("resumeToken")
+	key, err := stateKeyOf(tok.(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := LoadResume(context.Background(), &state.Store{Dir: dir + "/state"}, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := res.RequiresApproval
+	want.Delete("resumeToken")
+	want.Delete("approvalId")
+	got := rs.ApprovalRequest(f)
+	if got == nil || jsvalue.Stringify(got, "") != jsvalue.Stringify(want, "") {
+		t.Errorf("rebuilt %s\nwant    %s", jsvalue.Stringify(got, ""), jsvalue.Stringify(want, ""))
+	}
+	other, _ := parser.Parse(path, []byte("steps:\n  - id: x\n    run: echo\n"))
+	if rs.ApprovalRequest(other) != nil {
+		t.Error("a request for a file without the gate's step")
+	}
+}
+
+func stateKeyOf(token string) (string, error) {
+	tok, err := state.DecodeToken(token)
+	return tok.StateKey, err
 }

@@ -284,3 +284,34 @@ func uuid4() string {
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
+
+// ApprovalRequest is the approval_request of the gate the run paused at,
+// as its envelope showed it (without resumeToken and approvalId), rebuilt
+// from the paused state and f, the workflow file: for a client that asks a
+// person about a pause it did not see begin. It is nil when the pause is
+// not at an approval gate of one of f's steps.
+func (rs *Resume) ApprovalRequest(f *ast.File) *jsvalue.Object {
+	id := rs.Saved.ApprovalStepID
+	if id == "" || f == nil || f.Workflow == nil || f.Workflow.Steps == nil {
+		return nil
+	}
+	list, _ := f.Workflow.Steps.Value.(*ast.StepList)
+	if list == nil {
+		return nil
+	}
+	for _, step := range list.Steps() {
+		if step.IDText() != id {
+			continue
+		}
+		c, ok := approvalOf(step.Approval)
+		if !ok {
+			return nil
+		}
+		record, _ := get(rs.Saved.Steps, id).(*jsvalue.Object)
+		if record == nil {
+			record = jsvalue.Obj("id", id)
+		}
+		return approvalRequest(id, c, rs.Saved.ApprovalIdentity, record)
+	}
+	return nil
+}
