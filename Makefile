@@ -4,7 +4,7 @@
 GO ?= go
 FUZZTIME ?= 15s
 
-.PHONY: all test lint ci vscode
+.PHONY: all test lint ci vscode mcp-inspector
 
 all: test
 
@@ -28,4 +28,9 @@ lint:
 vscode:
 	cd editors/vscode && npm ci --no-audit --no-fund && npm test && npm run package
 
-ci: lint test vscode
+# The official MCP Inspector lists lobster mcp's tools (best effort: skipped
+# when it cannot be installed from npm).
+mcp-inspector:
+	scripts/mcp-inspector.sh
+
+ci: lint test vscode mcp-inspector

@@ -25,7 +25,8 @@ import (
 // runtime, lsp or cmd; runtime imports lang/ only, except runtime/plan,
 // which may import the rest of runtime (and nothing under runtime imports
 // it, except runtime/preview, which loads, checks and plans a file for the
-// front ends); lsp imports lang/ and runtime; nothing imports cmd.
+// front ends); lsp imports lang/ and runtime; mcp imports lang/, runtime
+// and the embedded schema and docs; nothing imports cmd.
 var layers = []struct {
 	component string
 	allowed   []string
@@ -41,6 +42,7 @@ var layers = []struct {
 	{"runtime/plan", []string{"lang/", "runtime"}},                    // above the executor: plans from the same pieces
 	{"runtime/preview", []string{"lang/", "runtime", "runtime/plan"}}, // load, check and plan, for every front end
 	{"lsp", []string{"lang/", "runtime"}},
+	{"mcp", []string{"lang/", "runtime", "schema", "docs"}}, // beside lsp: the toolchain for agents
 }
 
 // componentOf is the component of the module-relative package path pkg
@@ -265,6 +267,14 @@ func TestAllowedImport(t *testing.T) {
 		{"lsp", "lang/schema", true},
 		{"lsp/protocol", "lang/source", true},
 		{"cmd/lobster", "lsp", true},
+		{"cmd/lobster", "mcp", true},
+		{"mcp", "runtime/engine", true},
+		{"mcp", "lang/check", true},
+		{"mcp", "schema", true},
+		{"mcp", "lsp", false},
+		{"mcp", "cmd/lobster", false},
+		{"lsp", "mcp", false},
+		{"runtime/engine", "mcp", false},
 		{"cmd/lobster", "runtime", true},
 		{"cmd/lobster-lsp", "lsp", true},
 		{"lang/format", "lang/parser", true},

@@ -12,6 +12,7 @@
 //	plan     print the execution plan of a workflow file
 //	graph    print the steps of a workflow file as a graph
 //	schema   print the JSON Schema of workflow files
+//	mcp      serve the toolchain to AI agents (Model Context Protocol)
 //	version  print the lobster version
 //	help     show help for lobster or for a command
 //
@@ -121,6 +122,7 @@ The commands are:
 	plan     print the execution plan of a workflow file
 	graph    print the steps of a workflow file as a graph
 	schema   print the JSON Schema of workflow files
+	mcp      serve the toolchain to AI agents (Model Context Protocol)
 	version  print the lobster version
 	help     show help for lobster or for a command
 
@@ -155,6 +157,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runResume(rest, stdout, stderr)
 	case "doctor":
 		return runDoctor(rest, stdout, stderr)
+	case "mcp":
+		return runMCP(rest, os.Stdin, os.Stdout, stderr)
 	case "version", "--version":
 		return runVersion(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -178,6 +182,7 @@ var helpTexts = map[string]string{
 	"resume":  resumeUsageText,
 	"doctor":  doctorHelp,
 	"schema":  schemaHelp,
+	"mcp":     mcpHelp,
 	"version": versionHelp,
 	"help":    helpHelp,
 }

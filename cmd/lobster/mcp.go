@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/lobsterdev/lobster/mcp"
+)
+
+const mcpHelp = `usage: lobster mcp [--http ADDR] [--allow-run] [--allow-agent-approval] [--shellcheck auto|off|PATH]
+
+Mcp serves the toolchain to AI agents over the Model Context Protocol, on
+standard input and output (newline-delimited JSON-RPC), or with --http on
+the streamable HTTP transport at ADDR (for example 127.0.0.1:8765).
+
+Tools: check, fix, explain, plan, graph, schema (always); run and resume
+(with --allow-run). Resources: the diagnostics reference, the workflow
+JSON Schema, the language reference when this build has it, and the
+workspace's workflow files. Prompt: write-workflow.
+
+Paths must lie in the roots the client declares (or the working
+directory). Approval gates are for people: a run that reaches one asks the
+person through the client (elicitation) when it can, and otherwise returns
+needs_approval for "lobster resume" in a terminal; the agent's own
+approval is refused unless --allow-agent-approval. Input gates may be
+answered by the agent.
+
+  --http ADDR              serve HTTP at ADDR instead of standard I/O
+  --allow-run              offer the run and resume tools
+  --allow-agent-approval   accept approve: true from the agent (resume)
+  --shellcheck auto|off|PATH
+                           run shellcheck in check and fix, as lobster check
+                           does (default auto)
+`
+
+func runMCP(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("http", "", "serve the streamable HTTP transport at `ADDR`")
+	allowRun := fs.Bool("allow-run", false, "offer the run and resume tools")
+	allowAgent := fs.Bool("allow-agent-approval", false, "accept approvals from the agent")
+	sc := fs.String("shellcheck", "auto", "run shellcheck: auto, off or the `program`")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "usage: lobster mcp [--http ADDR] [--allow-run] [--allow-agent-approval] [--shellcheck auto|off|PATH]\n")
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			fmt.Fprint(stdout, mcpHelp)
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	bin, err := shellcheckProgram(*sc)
+	if err != nil {
+		fmt.Fprintf(stderr, "lobster mcp: %v\n", err)
+		return exitUsage
+	}
+	srv := mcp.New(mcp.Options{Version: version(), AllowRun: *allowRun, AllowAgentApproval: *allowAgent, Shellcheck: bin})
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	if *addr == "" {
+		if err := srv.ServeStdio(ctx, stdin, stdout); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+			fmt.Fprintf(stderr, "lobster mcp: %v\n", err)
+			return exitFindings
+		}
+		return exitOK
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "lobster mcp: %v\n", err)
+		return exitUsage
+	}
+	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(shutdown)
+	}()
+	fmt.Fprintf(stderr, "lobster mcp: serving MCP at http://%s/\n", ln.Addr())
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintf(stderr, "lobster mcp: %v\n", err)
+		return exitFindings
+	}
+	return exitOK
+}
