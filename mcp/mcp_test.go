@@ -238,6 +238,7 @@ func TestBadInput(t *testing.T) {
 		{"explain", map[string]any{"code": "no-such-code"}, `no documentation for "no-such-code"`},
 		{"graph", map[string]any{"path": "typo.lobster", "format": "png"}, "format must be one of: mermaid, dot, ascii"},
 		{"plan", map[string]any{"path": "typo.lobster", "args": "x"}, "args"},
+		{"plan", map[string]any{"text": "steps: 3\n"}, "cannot be planned: the file does not load"},
 	} {
 		res := callTool(t, cs, tt.tool, tt.args, nil)
 		if got := errorText(t, res); !strings.Contains(got, tt.want) {

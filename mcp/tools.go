@@ -22,6 +22,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/plan"
+	"github.com/lobsterdev/lobster/runtime/preview"
 	"github.com/lobsterdev/lobster/schema"
 )
 
@@ -359,13 +360,10 @@ func toJS(v any) (any, error) {
 }
 
 // preview plans a workflow whatever the checker found in it, as the
-// language server's plan lens does.
-func (c *call) preview(ctx context.Context, in Source, provided map[string]any) (*loaded, *analyzed, *plan.Plan, error) {
+// CLI's previews and the language server's plan lens do: only load errors
+// (what the reference rejects the file for) stop it.
+func (c *call) preview(in Source, provided map[string]any) (*loaded, []source.Diagnostic, *plan.Plan, error) {
 	l, err := c.load(in)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	a, err := c.analyze(ctx, l)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -374,25 +372,31 @@ func (c *call) preview(ctx context.Context, in Source, provided map[string]any) 
 		return nil, nil, nil, err
 	}
 	var needRoots atomic.Bool
-	p, err := plan.Build(a.file, plan.Options{Args: v, Path: l.path, ReadFile: c.readFile(&needRoots)})
+	res := preview.Load(l.name, l.src, preview.Options{Path: l.path, Args: v, ReadFile: c.readFile(&needRoots), Shellcheck: c.s.opts.Shellcheck})
 	if needRoots.Load() {
 		return nil, nil, nil, c.ask("roots", &sdk.ListRootsParams{}, c.state)
 	}
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s cannot be planned: %v\n%s", l.name, err, summary(l.name, a.diags))
+	diags := res.Diags
+	for i := range diags {
+		if diags[i].File == "" {
+			diags[i].File = l.name
+		}
 	}
-	p.File = l.name
-	return l, a, p, nil
+	if res.Plan == nil {
+		return nil, nil, nil, fmt.Errorf("%s cannot be planned: the file does not load\n%s", l.name, summary(l.name, res.LoadErrors))
+	}
+	res.Plan.File = l.name
+	return l, diags, res.Plan, nil
 }
 
 func (s *Server) plan(ctx context.Context, c *call, in PlanInput) (*sdk.CallToolResult, PlanOutput, error) {
-	l, a, p, err := c.preview(ctx, in.Source, in.Args)
+	l, diags, p, err := c.preview(in.Source, in.Args)
 	if err != nil {
 		return nil, PlanOutput{}, err
 	}
 	t := p.Text()
-	out := PlanOutput{File: l.name, Text: t, Plan: p, Errors: count(a.diags, source.Error), Diagnostics: nonNil(a.diags)}
-	return text(t + "\n" + summary(l.name, a.diags)), out, nil
+	out := PlanOutput{File: l.name, Text: t, Plan: p, Errors: count(diags, source.Error), Diagnostics: nonNil(diags)}
+	return text(t + "\n" + summary(l.name, diags)), out, nil
 }
 
 func (s *Server) graph(ctx context.Context, c *call, in GraphInput) (*sdk.CallToolResult, GraphOutput, error) {
@@ -403,7 +407,7 @@ func (s *Server) graph(ctx context.Context, c *call, in GraphInput) (*sdk.CallTo
 	if !slices.Contains(plan.GraphFormats, format) {
 		return nil, GraphOutput{}, fmt.Errorf("format must be one of: %s", strings.Join(plan.GraphFormats, ", "))
 	}
-	l, a, p, err := c.preview(ctx, in.Source, in.Args)
+	l, diags, p, err := c.preview(in.Source, in.Args)
 	if err != nil {
 		return nil, GraphOutput{}, err
 	}
@@ -411,7 +415,7 @@ func (s *Server) graph(ctx context.Context, c *call, in GraphInput) (*sdk.CallTo
 	if err != nil {
 		return nil, GraphOutput{}, err
 	}
-	out := GraphOutput{File: l.name, Format: format, Graph: g, Errors: count(a.diags, source.Error), Diagnostics: nonNil(a.diags)}
+	out := GraphOutput{File: l.name, Format: format, Graph: g, Errors: count(diags, source.Error), Diagnostics: nonNil(diags)}
 	return text(g), out, nil
 }
 
