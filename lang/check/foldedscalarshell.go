@@ -51,79 +51,91 @@ func runFoldedScalarShell(p *Pass) {
 		if s.Style != ast.FoldedBlock {
 			return
 		}
-		folds := plFoldPoints(p, s)
-		if len(folds) == 0 {
+		why, at, k := plHarmfulFoldIn(p.File, s)
+		if why == "" {
 			return
 		}
-		text := s.Text
-		var quote byte
-		comment := -1  // start of a comment on the current line
-		lineStart := 0 // start of the current source line, in decoded offsets
-		cmdStart := 0  // start of the current decoded line
-		heredoc := false
-		next := 0 // index in folds
-		for i := 0; i <= len(text) && next < len(folds); i++ {
-			if i == folds[next] {
-				k := i
-				next++
-				if quote == 0 {
-					if why, at := plHarmfulFold(text, k, lineStart, cmdStart, comment, heredoc); why != "" {
-						// The finding starts at the key: a comment after a
-						// block header is not kept by the parser, so it could
-						// not suppress a finding that starts there.
-						header := source.Span{Start: s.Pos(), End: s.Pos() + 1}
-						d := p.Finding(source.Span{Start: f.Key.Pos(), End: header.End}, "\">\" folds these lines into one, so %s; use \"|\" for multi-line scripts", why)
-						d.Related = []source.Related{p.Related(s.Map.Span(at, k), "this line is joined with the next one")}
-						d.Fixes = []source.Fix{{Message: "Use a literal block scalar (unsafe: it changes the command if the folding was meant)", Edits: []source.Edit{p.Edit(header, "|")}, Unsafe: true}}
-						p.Report(d)
-						return
-					}
-				}
-				lineStart, heredoc = k+1, false
-				continue
-			}
-			if i == len(text) {
-				break
-			}
-			c := text[i]
-			switch {
-			case quote == '\'':
-				if c == '\'' {
-					quote = 0
-				}
-			case quote == '"':
-				if c == '\\' && folds[next] != i+1 {
-					i++
-				} else if c == '"' {
-					quote = 0
-				}
-			case comment >= 0:
-				if c == '\n' {
-					comment, lineStart, cmdStart, heredoc = -1, i+1, i+1, false
-				}
-			case c == '\'' || c == '"':
-				quote = c
-			case c == '\\':
-				if folds[next] != i+1 {
-					i++
-				}
-			case c == '#' && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '\n'):
-				comment = i
-			case c == '<' && i+1 < len(text) && text[i+1] == '<':
-				heredoc = true
-				i++
-			case c == '\n':
-				lineStart, cmdStart, heredoc = i+1, i+1, false
-			}
-		}
+		// The finding starts at the key: a comment after a block header is
+		// not kept by the parser, so it could not suppress a finding that
+		// starts there.
+		header := source.Span{Start: s.Pos(), End: s.Pos() + 1}
+		d := p.Finding(source.Span{Start: f.Key.Pos(), End: header.End}, "\">\" folds these lines into one, so %s; use \"|\" for multi-line scripts", why)
+		d.Related = []source.Related{p.Related(s.Map.Span(at, k), "this line is joined with the next one")}
+		d.Fixes = []source.Fix{{Message: "Use a literal block scalar (unsafe: it changes the command if the folding was meant)", Edits: []source.Edit{p.Edit(header, "|")}, Unsafe: true}}
+		p.Report(d)
 	})
+}
+
+// plHarmfulFoldIn finds the first line break that folding turned into a
+// space where the script needed it: why (for the message) and the decoded
+// range [at, k) of the line joined with the next one; why is "" when every
+// fold is harmless.
+func plHarmfulFoldIn(file *ast.File, s *ast.Scalar) (why string, at, k int) {
+	folds := plFoldPoints(file, s)
+	if len(folds) == 0 {
+		return "", 0, 0
+	}
+	text := s.Text
+	var quote byte
+	comment := -1  // start of a comment on the current line
+	lineStart := 0 // start of the current source line, in decoded offsets
+	cmdStart := 0  // start of the current decoded line
+	heredoc := false
+	next := 0 // index in folds
+	for i := 0; i <= len(text) && next < len(folds); i++ {
+		if i == folds[next] {
+			k := i
+			next++
+			if quote == 0 {
+				if why, at := plHarmfulFold(text, k, lineStart, cmdStart, comment, heredoc); why != "" {
+					return why, at, k
+				}
+			}
+			lineStart, heredoc = k+1, false
+			continue
+		}
+		if i == len(text) {
+			break
+		}
+		c := text[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+		case quote == '"':
+			if c == '\\' && folds[next] != i+1 {
+				i++
+			} else if c == '"' {
+				quote = 0
+			}
+		case comment >= 0:
+			if c == '\n' {
+				comment, lineStart, cmdStart, heredoc = -1, i+1, i+1, false
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\':
+			if folds[next] != i+1 {
+				i++
+			}
+		case c == '#' && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '\n'):
+			comment = i
+		case c == '<' && i+1 < len(text) && text[i+1] == '<':
+			heredoc = true
+			i++
+		case c == '\n':
+			lineStart, cmdStart, heredoc = i+1, i+1, false
+		}
+	}
+	return "", 0, 0
 }
 
 // plFoldPoints lists the decoded offsets of the spaces that folding made
 // of line breaks.
-func plFoldPoints(p *Pass, s *ast.Scalar) []int {
+func plFoldPoints(file *ast.File, s *ast.Scalar) []int {
 	var folds []int
-	src := p.File.Src.Content
+	src := file.Src.Content
 	for _, sg := range s.Map.Segments() {
 		if sg.Verbatim || sg.DecLen != 1 || sg.Dec >= len(s.Text) || s.Text[sg.Dec] != ' ' {
 			continue

@@ -22,6 +22,7 @@ var pipelineRules = []*Analyzer{
 	StepRefInPipelineText,
 	StderrMergedIntoOutput,
 	FoldedScalarShell,
+	PlainScalarShell,
 	BashismInSh,
 	ShellSyntax,
 	Shellcheck,

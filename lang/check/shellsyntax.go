@@ -54,6 +54,11 @@ func shSyntaxError(in *Info, si *StepInfo, sh *ast.Shell) bool {
 			return false
 		}
 	}
+	if sc := sh.Scalar; sc.Style == ast.Plain || sc.Style == ast.FoldedBlock {
+		if why, _, _ := plHarmfulFoldIn(in.File, sc); why != "" {
+			return false // folding broke it: plain-scalar-shell, folded-scalar-shell
+		}
+	}
 	return !shHasTemplateSyntax(sh.Scalar.Text)
 }
 
