@@ -63,7 +63,7 @@ func runApprovalAfterAction(p *Pass) {
 		}
 		var d source.Diagnostic
 		switch {
-		case gateReadOnlyExec(f):
+		case gateReadOnlyExec(p.Info.Commands, f):
 			d = p.Finding(s.Approval.Key.Span, "the approval on %s is asked after %s run; this is fine when the command only shows what is being approved", name, what)
 			d.Severity = source.Info
 		case gatePreparesRequest(f):

@@ -82,7 +82,7 @@ func runApprovalBypassable(p *Pass) {
 			}
 			if effects[j] == 0 {
 				effects[j] = 2
-				if gateSideEffects(top[j]) {
+				if gateSideEffects(p.Info.Commands, top[j]) {
 					effects[j] = 1
 				}
 			}

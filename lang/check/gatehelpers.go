@@ -175,7 +175,7 @@ func gateShellReadOnly(text string) bool {
 // gateReadOnlyPipeline reports whether every stage of a pipeline only
 // computes, reads or asks a model: its command's side-effect class
 // (lang/commands) is none or read, or it calls an LLM.
-func gateReadOnlyPipeline(pl *ast.Pipeline) bool {
+func gateReadOnlyPipeline(reg *commands.Registry, pl *ast.Pipeline) bool {
 	if pl == nil || pl.Err != nil || len(pl.Stages) == 0 {
 		return false
 	}
@@ -183,7 +183,7 @@ func gateReadOnlyPipeline(pl *ast.Pipeline) bool {
 		if st.Name == nil {
 			return false
 		}
-		cmd, ok := commands.Lookup(st.Name.Text)
+		cmd, ok := reg.Lookup(st.Name.Text)
 		if !ok {
 			return false
 		}
@@ -196,12 +196,12 @@ func gateReadOnlyPipeline(pl *ast.Pipeline) bool {
 
 // gateReadOnlyExec reports whether a step's execution only prints, reads or
 // computes (a read-only shell text or a pipeline of pure stages).
-func gateReadOnlyExec(f *ast.Field) bool {
+func gateReadOnlyExec(reg *commands.Registry, f *ast.Field) bool {
 	switch v := f.Value.(type) {
 	case *ast.Shell:
 		return gateShellReadOnly(v.Scalar.Text)
 	case *ast.Pipeline:
-		return gateReadOnlyPipeline(v)
+		return gateReadOnlyPipeline(reg, v)
 	}
 	return false
 }
@@ -209,11 +209,11 @@ func gateReadOnlyExec(f *ast.Field) bool {
 // gateSideEffects reports whether a top-level step (with its branches or
 // sub-steps) may change something: a shell text that is not read-only, a
 // workflow, or a pipeline with a stage that is not pure.
-func gateSideEffects(si *StepInfo) bool {
+func gateSideEffects(reg *commands.Registry, si *StepInfo) bool {
 	s := si.Step
 	if si.IsLoop() || s.Parallel != nil {
 		for _, c := range si.Children {
-			if gateSideEffects(c) {
+			if gateSideEffects(reg, c) {
 				return true
 			}
 		}
@@ -226,7 +226,7 @@ func gateSideEffects(si *StepInfo) bool {
 	if f == s.Workflow {
 		return true
 	}
-	return !gateReadOnlyExec(f)
+	return !gateReadOnlyExec(reg, f)
 }
 
 // gateDeleteLine is an edit that deletes a field standing alone on its

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/commands"
 )
 
 // Info holds the facts about a file that many analyzers need: its steps in
@@ -22,6 +23,11 @@ type Info struct {
 	ArgBy map[string]*ast.Field // declared args by name
 	Refs  []RefSite             // every reference token, in source order
 	Vars  []VarSite             // every shell parameter expansion, in source order
+	// Commands are the pipeline commands the rules know: the built-in
+	// ones (nil) or, for a project that declares its host's commands,
+	// a registry with them (Options.Commands). Set it before the Info
+	// is shared.
+	Commands *commands.Registry
 
 	mu       sync.Mutex        // guards the lazily computed fields below
 	envNames map[string]bool   // see EnvNames

@@ -33,8 +33,8 @@ process.env.X, os.environ["X"] or getenv("X") anywhere in run, command or pipeli
   the runtime reads (LOBSTER_SHELL, LOBSTER_LLM_*, LOBSTER_APPROVAL_*, LOBSTER_CACHE_DIR…) are
   configuration you export, and are not reported.
 
-A name that an env block visible to the step sets, or that the script assigns itself, is not
-reported. A read with a default ("${LOBSTER_ARG_X:-y}") expects the variable to be missing and is
+A name that an env block visible to the step sets, that the script assigns itself, or that the
+project's configuration declares the host sets (env:), is not reported. A read with a default ("${LOBSTER_ARG_X:-y}") expects the variable to be missing and is
 reported only for LOBSTER_STEP_* and LOBSTER_WORKFLOW_*.`,
 	Bad:  "steps:\n  - id: fetch\n    run: curl -s https://example.com\n  - id: save\n    run: echo \"$LOBSTER_STEP_FETCH_STDOUT\" > out.html",
 	Good: "steps:\n  - id: fetch\n    run: curl -s https://example.com\n  - id: save\n    run: cat > out.html\n    stdin: $fetch.stdout",
@@ -196,8 +196,8 @@ func (x *aeLobsterEnvPass) check(si *StepInfo, f *ast.Field, span source.Span, n
 		return
 	}
 	x.seen[span.Start] = true
-	if aeEnvSets(p.Info, si, name) || aeAssigns(aeShellText(f), name) {
-		return
+	if aeEnvSets(p.Info, si, name) || aeAssigns(aeShellText(f), name) || p.Options.envDeclared(name) {
+		return // set by an env block, the script, or the host (Options.Env)
 	}
 	switch {
 	case strings.HasPrefix(name, "LOBSTER_STEP_") || name == "LOBSTER_STEP" || strings.HasPrefix(name, "LOBSTER_WORKFLOW_") || name == "LOBSTER_WORKFLOW":

@@ -80,7 +80,7 @@ func plEachStage(in *Info, fn func(st *plStage)) {
 			continue
 		}
 		for i, stage := range pipe.Stages {
-			plReadStage(&st, si, f, pipe, stage)
+			plReadStage(in.Commands, &st, si, f, pipe, stage)
 			st.Index = i
 			fn(&st)
 		}
@@ -103,7 +103,7 @@ func plEachSwitch(in *Info, fn func(st *plStage, f *plFlag)) {
 }
 
 // plReadStage fills st for one stage.
-func plReadStage(st *plStage, si *StepInfo, f *ast.Field, pipe *ast.Pipeline, stage *ast.Stage) {
+func plReadStage(reg *commands.Registry, st *plStage, si *StepInfo, f *ast.Field, pipe *ast.Pipeline, stage *ast.Stage) {
 	*st = plStage{Step: si, Field: f, Pipe: pipe, Stage: stage, Flags: st.Flags[:0], Pos: st.Pos[:0]}
 	if stage.Name != nil {
 		st.Name = stage.Name.Text
@@ -111,7 +111,7 @@ func plReadStage(st *plStage, si *StepInfo, f *ast.Field, pipe *ast.Pipeline, st
 	}
 	st.HasRef = st.NameRef || len(pipe.Refs) > 0 && plHasRef(pipe.Refs, ast.SpanOf(stage))
 	if !st.NameRef {
-		st.Cmd, _ = commands.Lookup(st.Name)
+		st.Cmd, _ = reg.Lookup(st.Name)
 	}
 	for _, a := range stage.Args {
 		switch a := a.(type) {

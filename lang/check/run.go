@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/commands"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -23,8 +24,34 @@ type Options struct {
 	// on the shell text of run and command; "" turns the rule off.
 	Shellcheck string
 	// Info is the file's Info when the caller has built it already (the
-	// language server's features share it); nil builds one.
+	// language server's features share it); nil builds one. Its Commands
+	// are used, not the Commands below.
 	Info *Info
+	// Commands are the pipeline commands the rules know (the built-in
+	// ones and a project's host commands, lang/config); nil means the
+	// built-in ones.
+	Commands *commands.Registry
+	// Env are environment variables the host sets for every step (a
+	// project's configuration declares them): reading one is not reported.
+	Env []string
+	// ShellcheckExclude are more shellcheck codes not to report ("SC2086"
+	// or "2086"), besides those the rule never reports.
+	ShellcheckExclude []string
+	// ShellcheckShell is the shell dialect (sh, bash, dash, ksh) of shell
+	// text whose env sets no LOBSTER_SHELL: the shell the host runs steps
+	// with. "" is the runtime's /bin/sh.
+	ShellcheckShell string
+}
+
+// envDeclared reports whether the host sets the variable name for every
+// step (Options.Env).
+func (o Options) envDeclared(name string) bool {
+	for _, e := range o.Env {
+		if e == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (o Options) readFile(path string) ([]byte, error) {
@@ -63,6 +90,7 @@ func RunContext(ctx context.Context, f *ast.File, parseDiags []source.Diagnostic
 	info := opts.Info
 	if info == nil {
 		info = NewInfo(f)
+		info.Commands = opts.Commands
 	}
 	// The analyzers are independent and Info is safe for concurrent use:
 	// run them on all CPUs, each into its own slot, then merge in order.

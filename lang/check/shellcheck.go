@@ -124,7 +124,7 @@ func runShellcheck(p *Pass) {
 				strings.IndexByte(sh.Scalar.Text, 0) >= 0 {
 				continue
 			}
-			g, ok := scDialect(si, wfEnv)
+			g, ok := scDialect(si, wfEnv, p.Options.ShellcheckShell)
 			if !ok || shSyntaxError(p.Info, si, sh) {
 				continue // shell-syntax reports it: one finding per cause
 			}
@@ -195,7 +195,7 @@ func runShellcheck(p *Pass) {
 		go func() {
 			defer wg.Done()
 			for b := range next {
-				b.comments, b.err = scRun(ctx, bin, dir, b.g, b.idx)
+				b.comments, b.err = scRun(ctx, bin, dir, b.g, b.idx, p.Options.ShellcheckExclude)
 			}
 		}()
 	}
@@ -221,10 +221,16 @@ func runShellcheck(p *Pass) {
 }
 
 // scRun runs one shellcheck process over the scripts idx of dir.
-func scRun(ctx context.Context, bin, dir string, g scGroup, idx []int) ([]scComment, error) {
+func scRun(ctx context.Context, bin, dir string, g scGroup, idx []int, more []string) ([]scComment, error) {
 	exclude := scAlwaysExcluded
 	if g.dflt {
 		exclude += scBashismExcluded
+	}
+	for _, code := range more {
+		if !strings.HasPrefix(code, "SC") {
+			code = "SC" + code
+		}
+		exclude += "," + code
 	}
 	args := make([]string, 0, 3+len(idx))
 	args = append(args, "--format=json1", "--shell="+g.dialect, "--exclude="+exclude)
@@ -395,7 +401,10 @@ func scShellVarName(text, name string) bool {
 // named by LOBSTER_SHELL in the nearest env that sets it (the step's, its
 // parents', the workflow's), /bin/sh by default. ok is false for a shell
 // shellcheck does not know or a value that cannot be told.
-func scDialect(si *StepInfo, wfEnv *ast.Field) (g scGroup, ok bool) {
+//
+// host is the dialect of the shell the host runs steps with
+// (Options.ShellcheckShell), "" for /bin/sh.
+func scDialect(si *StepInfo, wfEnv *ast.Field, host string) (g scGroup, ok bool) {
 	for s := si; s != nil; s = s.Parent {
 		if d, set := scEnvShell(s.Step.Env); set {
 			return scGroup{dialect: d}, d != ""
@@ -403,6 +412,9 @@ func scDialect(si *StepInfo, wfEnv *ast.Field) (g scGroup, ok bool) {
 	}
 	if d, set := scEnvShell(wfEnv); set {
 		return scGroup{dialect: d}, d != ""
+	}
+	if host != "" && host != "sh" {
+		return scGroup{dialect: host}, true
 	}
 	return scGroup{dialect: "sh", dflt: true}, true
 }

@@ -37,7 +37,7 @@ func runUnknownPipelineCommand(p *Pass) {
 			return
 		}
 		d := p.Finding(sp, "unknown pipeline command %q; the run fails with \"Unknown command: %s\" when the stage is reached, after the earlier stages have run", name, name)
-		near := plSuggestCommand(name)
+		near := plSuggestCommand(p.Info.Commands, name)
 		switch {
 		case near != "":
 			d.Message += fmt.Sprintf("; did you mean %q?", near)
@@ -57,14 +57,14 @@ func runUnknownPipelineCommand(p *Pass) {
 // plSuggestCommand proposes a registered command for an unknown name: one
 // that differs only in case or separators, else the closest by edit
 // distance.
-func plSuggestCommand(name string) string {
+func plSuggestCommand(reg *commands.Registry, name string) string {
 	key := plLooseKey(name)
-	for _, n := range commands.Names() {
+	for _, n := range reg.Names() {
 		if plLooseKey(n) == key {
 			return n
 		}
 	}
-	return Suggest(name, commands.Names())
+	return Suggest(name, reg.Names())
 }
 
 // plLooseKey folds case and drops the separators "-" and "_", so that

@@ -225,6 +225,10 @@ type Command struct {
 	// command, so it also works in shell text where that executable is on
 	// PATH.
 	Shim bool
+	// Host: not a built-in command but one the host that runs the
+	// workflows registers, declared in the project's configuration. Its
+	// flags and effects are as declared; lobster run cannot run it.
+	Host bool
 }
 
 // Flag returns the flag named name (a canonical name or an alias), or nil.
@@ -259,16 +263,18 @@ func (c *Command) FlagNames() []string {
 // argument.
 func (c *Command) ReadsPositionals() bool { return len(c.Positionals) > 0 }
 
-// registry indexes the table, on first use.
-type registry struct {
+// Registry is a set of commands by name: the built-in ones and, for a
+// project, the host's commands its configuration declares ([Registry.With]).
+// A Registry is never modified once built: share it freely.
+type Registry struct {
 	byName map[string]*Command
 	names  []string
 	sorted []*Command
 }
 
-var index = sync.OnceValue(func() *registry {
-	r := &registry{byName: make(map[string]*Command, len(table())+2)}
-	for _, c := range table() {
+func newRegistry(cmds []*Command) *Registry {
+	r := &Registry{byName: make(map[string]*Command, len(cmds)+2)}
+	for _, c := range cmds {
 		r.byName[c.Name] = c
 		r.names = append(r.names, c.Name)
 		for _, a := range c.Aliases {
@@ -277,22 +283,68 @@ var index = sync.OnceValue(func() *registry {
 		}
 	}
 	sort.Strings(r.names)
-	r.sorted = append([]*Command(nil), table()...)
+	r.sorted = append([]*Command(nil), cmds...)
 	sort.Slice(r.sorted, func(i, j int) bool { return r.sorted[i].Name < r.sorted[j].Name })
 	return r
-})
+}
+
+// index is the registry of the built-in commands, built on first use.
+var index = sync.OnceValue(func() *Registry { return newRegistry(table()) })
+
+// Builtin is the registry of the built-in commands (the reference's
+// default registry).
+func Builtin() *Registry { return index() }
+
+// With returns a registry holding r's commands and extra. A command of
+// extra whose name or alias r has already is left out: the built-in
+// commands cannot be redefined.
+func (r *Registry) With(extra ...*Command) *Registry {
+	cmds := append([]*Command(nil), r.sorted...)
+	for _, c := range extra {
+		if _, taken := r.byName[c.Name]; taken {
+			continue
+		}
+		cmds = append(cmds, c)
+	}
+	return newRegistry(cmds)
+}
 
 // Lookup finds a command by its name or an alias. Names are case-sensitive,
-// as in the reference's registry.
-func Lookup(name string) (*Command, bool) {
-	c, ok := index().byName[name]
+// as in the reference's registry. A nil Registry is the built-in one.
+func (r *Registry) Lookup(name string) (*Command, bool) {
+	if r == nil {
+		r = index()
+	}
+	c, ok := r.byName[name]
 	return c, ok
 }
 
 // All returns every command once (aliases are not repeated), sorted by name.
 // The slice is shared: do not modify it.
-func All() []*Command { return index().sorted }
+func (r *Registry) All() []*Command {
+	if r == nil {
+		r = index()
+	}
+	return r.sorted
+}
 
 // Names returns every registered name, aliases included, sorted as the
 // reference's commands.list sorts them (byte order).
-func Names() []string { return index().names }
+func (r *Registry) Names() []string {
+	if r == nil {
+		r = index()
+	}
+	return r.names
+}
+
+// Lookup finds a built-in command by its name or an alias. Names are
+// case-sensitive, as in the reference's registry.
+func Lookup(name string) (*Command, bool) { return index().Lookup(name) }
+
+// All returns every built-in command once (aliases are not repeated),
+// sorted by name. The slice is shared: do not modify it.
+func All() []*Command { return index().All() }
+
+// Names returns every built-in name, aliases included, sorted as the
+// reference's commands.list sorts them (byte order).
+func Names() []string { return index().Names() }

@@ -319,3 +319,25 @@ func TestReferenceFacts(t *testing.T) {
 		t.Error("llm.invoke reads its switches with the false/0/no parser")
 	}
 }
+
+func TestRegistryWith(t *testing.T) {
+	host := &Command{Name: "ado.pr.monitor", Host: true, Flags: []*Flag{{Name: "pr", Type: Int, Required: true}}}
+	clash := &Command{Name: "exec", Host: true}
+	r := Builtin().With(host, clash)
+	if c, ok := r.Lookup("ado.pr.monitor"); !ok || c != host {
+		t.Errorf("host command not found: %v %v", c, ok)
+	}
+	if c, _ := r.Lookup("exec"); c == clash || c.Host {
+		t.Errorf("a host command redefined a built-in one")
+	}
+	if _, ok := Lookup("ado.pr.monitor"); ok {
+		t.Errorf("With changed the built-in registry")
+	}
+	if len(r.Names()) != len(Names())+1 || len(r.All()) != len(All())+1 {
+		t.Errorf("names %d (built-in %d), all %d (built-in %d)", len(r.Names()), len(Names()), len(r.All()), len(All()))
+	}
+	var none *Registry
+	if c, ok := none.Lookup("exec"); !ok || c.Name != "exec" {
+		t.Errorf("a nil registry is not the built-in one")
+	}
+}
