@@ -38,6 +38,8 @@ var layers = []struct {
 	{"lang/parser", []string{"lang/source", "lang/bounded", "lang/ast"}},
 	{"lang/commands", []string{"lang/source", "lang/ast"}},
 	{"lang/check", []string{"lang/source", "lang/js", "lang/bounded", "lang/ast", "lang/parser", "lang/commands"}},
+	{"lang/schema", nil},
+	{"lang/config", []string{"lang/source", "lang/js", "lang/bounded", "lang/ast", "lang/parser", "lang/commands", "lang/check", "lang/schema"}},
 	{"runtime", []string{"lang/"}},
 	{"runtime/plan", []string{"lang/", "runtime"}},                    // above the executor: plans from the same pieces
 	{"runtime/preview", []string{"lang/", "runtime", "runtime/plan"}}, // load, check and plan, for every front end
@@ -295,6 +297,12 @@ func TestAllowedImport(t *testing.T) {
 		{"runtime/pipeline", "cmd/lobster", false},
 		{"runtime/engine", "runtime/plan", false},
 		{"runtime/preview", "runtime/plan", true},
+		{"lang/config", "lang/check", true},
+		{"lang/config", "lang/schema", true},
+		{"lang/check", "lang/config", false},
+		{"lang/config", "runtime", false},
+		{"lang/schema", "lang/check", false},
+		{"runtime/preview", "lang/config", true},
 		{"runtime/preview", "lang/check", true},
 		{"runtime/engine", "runtime/preview", false},
 		{"runtime/preview", "lsp", false},

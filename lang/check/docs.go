@@ -52,7 +52,10 @@ func writeEntry(b *strings.Builder, a *Analyzer, markdown bool) {
 	if a.Doc != "" {
 		b.WriteString(strings.TrimSpace(a.Doc) + "\n\n")
 	}
-	if a.Run == nil {
+	switch {
+	case strings.HasPrefix(a.Name, "config-"):
+		b.WriteString("Reported on the project configuration file by its reader.\n\n")
+	case a.Run == nil:
 		b.WriteString("Reported by the parser.\n\n")
 	}
 	example := func(title, text string) {

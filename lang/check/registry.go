@@ -3,7 +3,7 @@ package check
 // All lists every code: the parser's and the checker's own first, then the
 // rules, grouped as in lint-rules.md. docs/diagnostics.md is generated from
 // this list.
-var All = append(append([]*Analyzer(nil), parserCodes...), Rules...)
+var All = append(append(append([]*Analyzer(nil), parserCodes...), configCodes...), Rules...)
 
 // Rules are the analyzers that run over the tree, by group. Each group's
 // list is in its own file (rules_<group>.go), so that a rule is added in one

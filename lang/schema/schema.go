@@ -39,7 +39,17 @@ var typesSource string
 // Generate returns the JSON Schema of workflow files, indented by two spaces,
 // with a final newline.
 func Generate() ([]byte, error) {
-	comments, err := descriptions()
+	return Reflect(&Workflow{}, typesSource, ID, "Lobster workflow file")
+}
+
+// Reflect returns the JSON Schema (draft 2020-12) of the type of v, a
+// pointer to a struct, indented by two spaces, with a final newline: its
+// $id is id, its title title, and its descriptions are the doc comments of
+// the types and fields declared in src, the Go source of v's package that
+// declares them (embedded by the caller). Other packages describe their
+// own files with it (lang/config, the project configuration).
+func Reflect(v any, src, id, title string) ([]byte, error) {
+	comments, err := descriptions(src, reflect.TypeOf(v).Elem().PkgPath())
 	if err != nil {
 		return nil, err
 	}
@@ -48,9 +58,9 @@ func Generate() ([]byte, error) {
 		RequiredFromJSONSchemaTags: true,
 		CommentMap:                 comments,
 	}
-	s := r.Reflect(&Workflow{})
-	s.ID = ID
-	s.Title = "Lobster workflow file"
+	s := r.Reflect(v)
+	s.ID = jsonschema.ID(id)
+	s.Title = title
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
@@ -101,14 +111,14 @@ func unescapeHTML(b []byte) []byte {
 	return out
 }
 
-// descriptions reads the doc comments of the types in types.go into the
-// reflector's comment map: "<pkg>.<Type>" and "<pkg>.<Type>.<Field>".
-func descriptions() (map[string]string, error) {
-	f, err := parser.ParseFile(token.NewFileSet(), "types.go", typesSource, parser.ParseComments)
+// descriptions reads the doc comments of the types declared in src, Go
+// source of the package pkg, into the reflector's comment map:
+// "<pkg>.<Type>" and "<pkg>.<Type>.<Field>".
+func descriptions(src, pkg string) (map[string]string, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), "types.go", src, parser.ParseComments)
 	if err != nil {
-		return nil, fmt.Errorf("schema: parsing types.go: %v", err)
+		return nil, fmt.Errorf("schema: parsing the types of %s: %v", pkg, err)
 	}
-	pkg := reflect.TypeFor[Workflow]().PkgPath()
 	m := map[string]string{}
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
