@@ -26,7 +26,7 @@ Each step has a unique id and one action:
   - for_each / parallel: loops and branches.
 Refer to earlier steps with $id.stdout, $id.json (the output parsed as JSON,
 with paths such as $id.json.items) or $id.approved; use args as ${name} in
-text and as $LOBSTER_ARG_NAME in shell. Conditions (when:/condition:) read
+text and as $LOBSTER_ARG_NAME in shell (an approval prompt is shown as written). Conditions (when:/condition:) read
 the same references. Put an approval gate before anything irreversible
 (deploys, deletions, messages sent to people): the agent cannot approve it.
 
@@ -39,7 +39,7 @@ steps:
   - id: build
     run: make build TARGET="$LOBSTER_ARG_TARGET"
   - id: confirm
-    approval: {prompt: "Deploy to ${target}?"}
+    approval: {prompt: "Deploy the build?"}
   - id: deploy
     run: ./deploy.sh "$LOBSTER_ARG_TARGET"
     when: $confirm.approved
