@@ -22,22 +22,32 @@ import (
 // stdout, json, approved, …).
 type Results map[string]*jsvalue.Object
 
-// Template substitutes args, then step references in the result: an arg
-// value that contains "$id.path" is expanded as a reference, as in the
-// reference.
+// Template substitutes args and step references in one pass over text:
+// what a substitution inserts is data and is never scanned again. An arg
+// whose value is "$secret.stdout" inserts that text, not the step's
+// output. (The reference substitutes args first and then scans the result
+// for step references, so an arg value can pull in any step's output; this
+// is a deliberate difference.)
 func Template(text string, args *jsvalue.Object, results Results) string {
-	return Refs(Args(text, args), results)
+	return replace(text, func(r parser.TextRef) (string, bool) {
+		switch r.Kind {
+		case parser.ArgText:
+			return arg(r, args)
+		case parser.StepText:
+			return ref(r, results)
+		}
+		return "", false
+	})
 }
 
 // Args replaces each ${name} naming an arg with String(value); any other
 // ${…} stays as written, for the shell to expand.
 func Args(text string, args *jsvalue.Object) string {
-	return replace(text, parser.ArgText, func(r parser.TextRef) (string, bool) {
-		v, ok := args.Get(r.Name)
-		if !ok {
+	return replace(text, func(r parser.TextRef) (string, bool) {
+		if r.Kind != parser.ArgText {
 			return "", false
 		}
-		return String(v), true
+		return arg(r, args)
 	})
 }
 
@@ -45,28 +55,44 @@ func Args(text string, args *jsvalue.Object) string {
 // value at path; a reference to a step with no result (a typo, a later
 // step, $HOME.json) stays as written.
 func Refs(text string, results Results) string {
-	return replace(text, parser.StepText, func(r parser.TextRef) (string, bool) {
-		record, ok := results[r.Name]
-		if !ok {
+	return replace(text, func(r parser.TextRef) (string, bool) {
+		if r.Kind != parser.StepText {
 			return "", false
 		}
-		v := Walk(record, r.Path)
-		if v == jsvalue.Undefined && (r.Path == "approved" || r.Path == "skipped") {
-			return "false", true
-		}
-		return value(v), true
+		return ref(r, results)
 	})
 }
 
-// replace rewrites the references of one kind in text with what sub
-// returns for them, leaving those it declines.
-func replace(text string, kind parser.TextRefKind, sub func(parser.TextRef) (string, bool)) string {
+// arg is the text of an ${name} reference: String(value), or false when
+// there is no such arg.
+func arg(r parser.TextRef, args *jsvalue.Object) (string, bool) {
+	v, ok := args.Get(r.Name)
+	if !ok {
+		return "", false
+	}
+	return String(v), true
+}
+
+// ref is the text of a $id.path reference: the rendered value at path, or
+// false when the step has no result.
+func ref(r parser.TextRef, results Results) (string, bool) {
+	record, ok := results[r.Name]
+	if !ok {
+		return "", false
+	}
+	v := Walk(record, r.Path)
+	if v == jsvalue.Undefined && (r.Path == "approved" || r.Path == "skipped") {
+		return "false", true
+	}
+	return value(v), true
+}
+
+// replace rewrites the references of text with what sub returns for them,
+// leaving those it declines.
+func replace(text string, sub func(parser.TextRef) (string, bool)) string {
 	var b strings.Builder
 	last := 0
 	for r := range parser.ScanText(text) {
-		if r.Kind != kind {
-			continue
-		}
 		s, ok := sub(r)
 		if !ok {
 			continue
