@@ -6,6 +6,8 @@ var argEnvRules = []*Analyzer{
 	UndeclaredArg,
 	ArgWithoutDefaultUsed,
 	ShellDefaultOnArg,
+	ArgsAsStepRef,
+	ShellVarStepOutput,
 	StructuredArgInTemplate,
 	ArgDefNotMapping,
 	UnusedArg,

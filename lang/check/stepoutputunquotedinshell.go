@@ -81,7 +81,7 @@ func runStepOutputUnquotedInShell(p *Pass) {
 // the result would not be plain to read: JSON files, a step whose env is
 // not a mapping or already has NAME, a run key that does not start its line.
 func soEnvFix(p *Pass, si *StepInfo, sc *ast.Scalar, r aeSpan, ref, name string) ([]source.Edit, bool) {
-	if p.File.JSON || p.Info.EnvNames()[name] {
+	if p.Info.EnvNames()[name] {
 		return nil, false
 	}
 	repl := `"$` + name + `"`
@@ -92,54 +92,62 @@ func soEnvFix(p *Pass, si *StepInfo, sc *ast.Scalar, r aeSpan, ref, name string)
 	if !aeEncodeInScalar(sc, sp, &repl) {
 		return nil, false
 	}
-	src := p.File.Src
-	s := si.Step
-	entry := name + ": \"" + ref + "\""
-	var add source.Edit
-	switch {
-	case s.Env == nil:
-		// A new env key on the line before the step's first key.
-		first := s.Fields[0].Key
-		pos := src.Pos(first.Pos())
-		indent := string(src.LineText(pos.Line)[:pos.Col-1])
-		if strings.Trim(indent, " ") != "" {
-			// "- id: x": the first key shares its line with the dash;
-			// insert before the second key instead.
-			if len(s.Fields) < 2 {
-				return nil, false
-			}
-			pos = src.Pos(s.Fields[1].Key.Pos())
-			indent = string(src.LineText(pos.Line)[:pos.Col-1])
-			if strings.Trim(indent, " ") != "" {
-				return nil, false
-			}
-		}
-		at := src.LineStart(pos.Line)
-		add = p.Edit(source.Span{Start: at, End: at}, indent+"env:\n"+indent+"  "+entry+"\n")
-	default:
-		m, ok := s.Env.Value.(*ast.TemplateMap)
-		if !ok {
-			return nil, false
-		}
-		if m.Flow {
-			open := m.Pos() + 1
-			sep := ", "
-			if len(m.Fields) == 0 {
-				sep = ""
-			}
-			add = p.Edit(source.Span{Start: open, End: open}, entry+sep)
-			break
-		}
-		if len(m.Fields) == 0 {
-			return nil, false
-		}
-		pos := src.Pos(m.Fields[0].Key.Pos())
-		indent := string(src.LineText(pos.Line)[:pos.Col-1])
-		if strings.Trim(indent, " ") != "" {
-			return nil, false
-		}
-		at := src.LineStart(pos.Line)
-		add = p.Edit(source.Span{Start: at, End: at}, indent+entry+"\n")
+	add, ok := envAddEdit(p, si, name+": \""+ref+"\"")
+	if !ok {
+		return nil, false
 	}
 	return []source.Edit{p.Edit(sp, repl), add}, true
+}
+
+// envAddEdit is the edit that adds an entry ("NAME: value") to a step's
+// env: a new line in a block env, the first entry of a flow env, or a new
+// env key before the step's first key that starts a line. It gives up on
+// JSON files and on layouts it cannot write plainly.
+func envAddEdit(p *Pass, si *StepInfo, entry string) (source.Edit, bool) {
+	if p.File.JSON {
+		return source.Edit{}, false
+	}
+	src := p.File.Src
+	s := si.Step
+	lineIndent := func(n ast.Node) (int, string, bool) {
+		pos := src.Pos(n.Pos())
+		indent := string(src.LineText(pos.Line)[:pos.Col-1])
+		at := src.LineStart(pos.Line)
+		return at, indent, at > 0 && strings.Trim(indent, " ") == ""
+	}
+	// Text inserted at the start of a line replaces the line break before
+	// it, so that two fixes adding to the same step overlap, and --fix
+	// applies one of them per run (two "env:" keys would break the file).
+	insertLine := func(at int, text string) source.Edit {
+		return p.Edit(source.Span{Start: at - 1, End: at}, "\n"+text)
+	}
+	if s.Env == nil {
+		// A new env key on the line before the step's first key that starts
+		// its line ("- id: x" shares its line with the dash).
+		for _, f := range s.Fields[:min(2, len(s.Fields))] {
+			if at, indent, ok := lineIndent(f.Key); ok {
+				return insertLine(at, indent+"env:\n"+indent+"  "+entry+"\n"), true
+			}
+		}
+		return source.Edit{}, false
+	}
+	m, ok := s.Env.Value.(*ast.TemplateMap)
+	if !ok {
+		return source.Edit{}, false
+	}
+	if m.Flow {
+		sep := ", "
+		if len(m.Fields) == 0 {
+			sep = ""
+		}
+		return p.Edit(source.Span{Start: m.Pos(), End: m.Pos() + 1}, "{"+entry+sep), true
+	}
+	if len(m.Fields) == 0 {
+		return source.Edit{}, false
+	}
+	at, indent, ok := lineIndent(m.Fields[0].Key)
+	if !ok {
+		return source.Edit{}, false
+	}
+	return insertLine(at, indent+entry+"\n"), true
 }
