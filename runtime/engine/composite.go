@@ -59,14 +59,13 @@ func (r *runner) prepare(c command) (*Command, error) {
 		return &Command{ID: c.id, Stdin: stdin}, nil
 	}
 	return &Command{
-		ID:        c.id,
-		Kind:      ShellCommand,
-		Text:      render.Template(text, r.args, c.scope),
-		Stdin:     stdin,
-		Env:       Env(r.base, r.args, c.scope, append([]*ast.Field{r.w.Env}, c.env...)...),
-		Dir:       r.cwd(append(c.cwd, r.w.Cwd)...),
-		MaxOutput: r.maxOutput,
-		TopLevel:  c.topLevel,
+		ID:       c.id,
+		Kind:     ShellCommand,
+		Text:     render.Template(text, r.args, c.scope),
+		Stdin:    stdin,
+		Env:      Env(r.base, r.args, c.scope, append([]*ast.Field{r.w.Env}, c.env...)...),
+		Dir:      r.cwd(append(c.cwd, r.w.Cwd)...),
+		TopLevel: c.topLevel,
 	}, nil
 }
 

@@ -121,11 +121,14 @@ type Command struct {
 	Kind string // ShellCommand or PipelineCommand
 	// Text is the command's text with args and results substituted: a
 	// shell command ("" when there is nothing to run) or a pipeline.
-	Text      string
-	Stdin     any      // the stdin value; jsvalue.Undefined for none
-	Env       []string // the environment the workflow gives (see Host.Env)
-	Dir       string   // "" for the host's
-	MaxOutput int64    // per stream
+	Text  string
+	Stdin any      // the stdin value; jsvalue.Undefined for none
+	Env   []string // the environment the workflow gives (see Host.Env)
+	Dir   string   // "" for the host's
+	// MaxOutput bounds each output stream of a shell command; 0 is
+	// LOBSTER_MAX_OUTPUT_BYTES of the command's environment, as the
+	// reference reads it, else pipeline.DefaultMaxOutput.
+	MaxOutput int64
 	// TopLevel is set for a step of the workflow (not a loop sub-step or
 	// a branch): only there may a pipeline stop to ask for input.
 	TopLevel bool

@@ -52,13 +52,21 @@ func Perform(ctx context.Context, cmd *Command, h Host) (*jsvalue.Object, error)
 				return nil, err
 			}
 		}
+		env := h.env(cmd.Env)
+		limit := cmd.MaxOutput
+		if limit <= 0 {
+			var err error
+			if limit, err = pipeline.OutputLimit(func(name string) string { return Getenv(env, name) }); err != nil {
+				return nil, err
+			}
+		}
 		return RunShell(ctx, Shell{
 			ID:        cmd.ID,
 			Text:      cmd.Text,
-			Env:       h.env(cmd.Env),
+			Env:       env,
 			Dir:       h.dir(cmd.Dir),
 			Stdin:     ShellStdin(cmd.Stdin),
-			MaxOutput: cmd.MaxOutput,
+			MaxOutput: limit,
 			Force:     h.Force,
 		})
 	case PipelineCommand:

@@ -35,14 +35,13 @@ func (r *runner) preparePipeline(c command) (*Command, error) {
 		return nil, err
 	}
 	cmd := &Command{
-		ID:        c.id,
-		Kind:      PipelineCommand,
-		Text:      text,
-		Stdin:     stdin,
-		Env:       Env(r.base, r.args, c.scope, append([]*ast.Field{r.w.Env}, c.env...)...),
-		Dir:       r.cwd(append(c.cwd, r.w.Cwd)...),
-		MaxOutput: r.maxOutput,
-		TopLevel:  c.topLevel,
+		ID:       c.id,
+		Kind:     PipelineCommand,
+		Text:     text,
+		Stdin:    stdin,
+		Env:      Env(r.base, r.args, c.scope, append([]*ast.Field{r.w.Env}, c.env...)...),
+		Dir:      r.cwd(append(c.cwd, r.w.Cwd)...),
+		TopLevel: c.topLevel,
 	}
 	if k := r.continuation; k != nil && c.topLevel {
 		// The resume of this step's input request.

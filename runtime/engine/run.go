@@ -133,17 +133,16 @@ func Execute(ctx Ctx, x Executor, f *ast.File, opts Options) (envelope.Result, e
 
 // runner is the state of one run.
 type runner struct {
-	x         Executor
-	opts      Options
-	w         *ast.Workflow
-	args      *jsvalue.Object
-	base      []string // the env every step starts from
-	maxOutput int64
-	results   render.Results
-	steps     *jsvalue.Object // the results again, in the order stored, for the state file
-	last      *jsvalue.Object // the last completed step's result
-	costs     *costs
-	limit     *costLimit
+	x       Executor
+	opts    Options
+	w       *ast.Workflow
+	args    *jsvalue.Object
+	base    []string // the env every step starts from
+	results render.Results
+	steps   *jsvalue.Object // the results again, in the order stored, for the state file
+	last    *jsvalue.Object // the last completed step's result
+	costs   *costs
+	limit   *costLimit
 
 	continuation *Continuation // a resumed pipeline step's answer, until it runs
 }
@@ -277,14 +276,10 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 	return envelope.Result{Status: envelope.StatusOK, Output: output}, nil
 }
 
-// settings reads what the run's environment sets: the output limit of
-// steps, the environment they start from, LLM prices. A resume that
+// settings reads what the run's environment sets: the environment steps
+// start from, LLM prices. A resume that
 // brings a new environment reads them again, as a new process would.
 func (r *runner) settings() error {
-	var err error
-	if r.maxOutput, err = MaxStepOutput(r.getenv); err != nil {
-		return err
-	}
 	r.base = BaseEnv(r.opts.Env, r.args)
 	fresh := newCosts(r.getenv, r.opts.Stderr)
 	if r.costs != nil {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -134,19 +133,4 @@ func ParseOutput(stdout string) any {
 		return jsvalue.Undefined
 	}
 	return v
-}
-
-// MaxStepOutput is the per-stream output limit of steps:
-// LOBSTER_MAX_STEP_OUTPUT_BYTES when it is a positive integer, else the
-// default.
-func MaxStepOutput(getenv func(string) string) (int64, error) {
-	text := getenv("LOBSTER_MAX_STEP_OUTPUT_BYTES")
-	if text == "" {
-		return proc.DefaultMaxOutput, nil
-	}
-	n, err := strconv.ParseInt(text, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, errors.New("LOBSTER_MAX_STEP_OUTPUT_BYTES must be a positive integer")
-	}
-	return n, nil
 }

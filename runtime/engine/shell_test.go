@@ -137,16 +137,36 @@ steps:
 	}
 }
 
-func TestMaxStepOutput(t *testing.T) {
-	for env, want := range map[string]int64{"": 64 << 20, "1024": 1024} {
-		got, err := MaxStepOutput(func(string) string { return env })
-		if err != nil || got != want {
-			t.Errorf("MaxStepOutput(%q) = %d, %v", env, got, err)
-		}
-	}
-	for _, bad := range []string{"0", "-1", "x"} {
-		if _, err := MaxStepOutput(func(string) string { return bad }); err == nil {
-			t.Errorf("MaxStepOutput(%q) accepted", bad)
-		}
+// TestOutputLimitFromStepEnv: LOBSTER_MAX_OUTPUT_BYTES is read from each
+// step's environment, as the reference reads it; a bad value fails the
+// step (on_error applies), not the run before it starts.
+func TestOutputLimitFromStepEnv(t *testing.T) {
+	src := `
+steps:
+  - id: small
+    run: printf 12345
+    env:
+      LOBSTER_MAX_OUTPUT_BYTES: "5"
+  - id: big
+    run: printf 123456
+    env:
+      LOBSTER_MAX_OUTPUT_BYTES: "5"
+    on_error: continue
+  - id: bad
+    run: printf 1
+    env:
+      LOBSTER_MAX_OUTPUT_BYTES: "5 bytes"
+    on_error: continue
+  - id: report
+    run: printf '%s|%s|%s' "$S" "$B" "$X"
+    env:
+      S: $small.stdout
+      B: $big.errorMessage
+      X: $bad.errorMessage
+`
+	got, err := run(t, src, "")
+	want := `ok ["12345|Process output exceeded 5 bytes|LOBSTER_MAX_OUTPUT_BYTES must be a positive safe integer (bytes)"]`
+	if err != nil || got != want {
+		t.Errorf("got %s, %v\nwant %s", got, err, want)
 	}
 }

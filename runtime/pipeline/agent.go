@@ -78,12 +78,19 @@ func openclawAgentCommand(ctx context.Context, c *Call) (Output, error) {
 		bin = "openclaw"
 	}
 	c.Env.dispatch()
+	// The agent's own limit, or LOBSTER_MAX_OUTPUT_BYTES when lower (then
+	// the message is the generic one, as in the reference).
+	limit, err := OutputLimit(c.Env.Getenv)
+	if err != nil {
+		return Output{}, err
+	}
+	limit = min(limit, agentOutputLimit)
 	res, err := proc.Run(ctx, proc.Command{
 		Name: bin, Args: args, Env: c.Env.Environ, Dir: c.Env.Dir, Stdin: []byte{},
-		MaxOutput: agentOutputLimit, NotFound: "openclaw.agent could not find the OpenClaw CLI", Force: c.Env.Force,
+		MaxOutput: limit, NotFound: "openclaw.agent could not find the OpenClaw CLI", Force: c.Env.Force,
 	})
-	var limit *proc.OutputLimitError
-	if errors.As(err, &limit) {
+	var over *proc.OutputLimitError
+	if errors.As(err, &over) && limit == agentOutputLimit {
 		return Output{}, fmt.Errorf("openclaw.agent output exceeded %d bytes", agentOutputLimit)
 	}
 	if err != nil {

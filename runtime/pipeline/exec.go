@@ -29,13 +29,16 @@ func execCommand(ctx context.Context, c *Call) (Output, error) {
 	}
 
 	var stdin []byte
-	mode, hasMode := a.String("stdin")
-	if hasMode {
+	// --stdin takes a text; a bare or empty one means no input, and an
+	// unknown mode is named lowercased, as the reference does.
+	mode, _ := a.String("stdin")
+	mode = strings.ToLower(mode)
+	if mode != "" {
 		items, err := c.Input.Drain(ctx)
 		if err != nil {
 			return Output{}, err
 		}
-		switch strings.ToLower(mode) {
+		switch mode {
 		case "json":
 			stdin = []byte(compact(nonNil(items)))
 		case "jsonl":
@@ -83,6 +86,10 @@ func execCommand(ctx context.Context, c *Call) (Output, error) {
 	}
 	if cmd.Stdin == nil {
 		cmd.Stdin = []byte{}
+	}
+	var err error
+	if cmd.MaxOutput, err = OutputLimit(c.Env.Getenv); err != nil {
+		return Output{}, err
 	}
 	res, err := proc.Run(ctx, cmd)
 	if err != nil {

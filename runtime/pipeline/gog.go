@@ -33,9 +33,13 @@ func gogCommand(e *Env) (string, []string) {
 // runGog runs gog with args.
 func runGog(ctx context.Context, e *Env, args ...string) (proc.Result, error) {
 	name, lead := gogCommand(e)
+	limit, err := OutputLimit(e.Getenv)
+	if err != nil {
+		return proc.Result{}, err
+	}
 	return proc.Run(ctx, proc.Command{
 		Name: name, Args: append(lead, args...), Env: e.Environ, Dir: e.Dir,
-		Stdin: []byte{}, NotFound: gogNotFound, Force: e.Force,
+		Stdin: []byte{}, NotFound: gogNotFound, Force: e.Force, MaxOutput: limit,
 	})
 }
 

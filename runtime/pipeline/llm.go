@@ -3,7 +3,6 @@ package pipeline
 //lint:file-ignore ST1005 error messages are the reference's, word for word (capitals included)
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -33,6 +32,10 @@ func llmInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 	envOr := func(names ...string) string { return firstEnv(e, names...) }
 
 	provider, err := llmProvider(c, task)
+	if err != nil {
+		return Output{}, err
+	}
+	limit, err := HTTPResponseLimit(e.Getenv)
 	if err != nil {
 		return Output{}, err
 	}
@@ -189,7 +192,7 @@ func llmInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 	attempts := 0
 	for {
 		attempts++
-		result, err = callLLM(ctx, c, provider, payload)
+		result, err = callLLM(ctx, c, provider, payload, limit)
 		if err != nil {
 			return Output{}, err
 		}
@@ -391,7 +394,7 @@ func llmValidationMessage(err error) string {
 
 // callLLM sends the payload to the provider and returns the validated
 // result object.
-func callLLM(ctx context.Context, c *Call, provider string, payload *jsvalue.Object) (*jsvalue.Object, error) {
+func callLLM(ctx context.Context, c *Call, provider string, payload *jsvalue.Object, limit int64) (*jsvalue.Object, error) {
 	name, e := c.Name, c.Env
 	var endpoint, token string
 	var body any = payload
@@ -434,37 +437,45 @@ func callLLM(ctx context.Context, c *Call, provider string, payload *jsvalue.Obj
 			token = t
 		}
 	}
-	status, data, err := postJSON(ctx, endpoint, token, body)
+	status, data, err := postJSON(ctx, endpoint, token, body, limit)
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil && err == cause {
 			return nil, cause
 		}
 		return nil, fmt.Errorf("%s request failed: %v", name, err)
 	}
-	if status < 200 || status > 299 {
-		return nil, fmt.Errorf("%s request failed: HTTP %d: %s", name, status, utf16Slice(string(bytes.TrimSpace(data)), 400))
+	if !status.ok() {
+		return nil, fmt.Errorf("%s request failed: %d %s: %s", name, status.code, status.reason, utf16Slice(string(data), 400))
 	}
-	v, err := jsvalue.Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s received invalid response envelope", name)
+	var v any // an empty body is null
+	if len(data) > 0 {
+		if v, err = jsvalue.Parse(data); err != nil {
+			return nil, fmt.Errorf("%s request failed: Response was not JSON", name)
+		}
 	}
-	if provider == "openclaw" {
-		// The gateway wraps the tool's own envelope in {ok, result}.
-		// The gateway wraps the tool's answer in {ok, result}; the
-		// answer is an adapter envelope, or the result itself.
-		if o, ok := v.(*jsvalue.Object); ok {
-			if okv, has := o.Get("ok"); has {
-				if okv != true {
-					return nil, fmt.Errorf("%s request failed: openclaw adapter error: %s", name, errorMessage(o))
-				}
-				v = nullIfUndefined(property(o, "result", false))
-			}
+	// An adapter answers with an envelope {ok, result | error}, or with
+	// the result alone. The OpenClaw gateway wraps the tool's answer (an
+	// envelope, or the result alone) in its own {ok, result}.
+	hasOK := func(v any) bool {
+		o, ok := v.(*jsvalue.Object)
+		if ok {
+			_, ok = o.Get("ok")
 		}
-		if inner, ok := v.(*jsvalue.Object); ok {
-			if _, has := inner.Get("ok"); !has {
-				v = jsvalue.Obj("ok", true, "result", inner)
+		return ok
+	}
+	if provider == "openclaw" && hasOK(v) {
+		o := v.(*jsvalue.Object)
+		if okv, _ := o.Get("ok"); okv != true {
+			msg := "Unknown error"
+			if m := lookupPath(o, "error.message"); !isNullish(m) {
+				msg = jsString(m)
 			}
+			return nil, fmt.Errorf("%s request failed: openclaw adapter error: %s", name, msg)
 		}
+		v = property(o, "result", false)
+	}
+	if !hasOK(v) {
+		v = jsvalue.Obj("ok", true, "result", v)
 	}
 	return llmEnvelope(name, v)
 }

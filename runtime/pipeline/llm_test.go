@@ -119,7 +119,10 @@ func TestLLMEnvelopes(t *testing.T) {
 		`{"ok":true,"result":{"output":{},"warnings":[1]}}`: "error: llm.invoke received invalid response envelope",
 		`{"ok":true,"result":{"output":{},"metadata":[1]}}`: "error: llm.invoke received invalid response envelope",
 		`{"result":{"output":{"text":"a"}}}`:                "error: llm.invoke received invalid response envelope",
-		`not json`:                                          "error: llm.invoke received invalid response envelope",
+		`{"output":{"text":"a"}}`:                           `"output":{"format":"text","text":"a","data":null}`, // the result alone
+		`not json`:                                          "error: llm.invoke request failed: Response was not JSON",
+		` `:                                                 "error: llm.invoke request failed: Response was not JSON",
+		``:                                                  "error: llm.invoke received invalid response envelope",
 		`{"ok":true,"result":{"output":{"text":"a","format":"markdown"},"status":"partial"}}`: `"output":{"format":"markdown","text":"a","data":null}`,
 		`{"ok":true,"result":{"output":{}}}`:                                                  `"output":{"format":"text","text":null,"data":null}`,
 	} {

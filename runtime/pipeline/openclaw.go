@@ -11,14 +11,12 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
-
-// maxResponseBody bounds what an HTTP call reads of a response.
-const maxResponseBody = 64 << 20
 
 // openclawInvokeCommand is openclaw.invoke and its alias clawd.invoke
 // (§3.18): POST {tool, action, args} to the gateway's /tools/invoke, once,
@@ -70,6 +68,10 @@ func openclawInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 	sessionKey, hasSession := a.String("session-key", "sessionKey")
 	_, hasDryRun := a.Get("dry-run", "dryRun")
 	dryRun := a.Truthy("dry-run", "dryRun")
+	limit, err := HTTPResponseLimit(c.Env.Getenv)
+	if err != nil {
+		return Output{}, err
+	}
 
 	call := func(args any) ([]any, error) {
 		body := jsvalue.Obj("tool", tool, "action", action, "args", args)
@@ -80,7 +82,7 @@ func openclawInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 			body.Set("dryRun", dryRun)
 		}
 		c.Env.dispatch()
-		return postTool(ctx, name, endpoint.String(), token, body)
+		return postTool(ctx, name, endpoint.String(), token, body, limit)
 	}
 	if !each {
 		if _, err := c.Input.Drain(ctx); err != nil {
@@ -133,13 +135,14 @@ func localHost(host string) bool {
 }
 
 // postJSON POSTs body as JSON to endpoint, with a bearer token when there
-// is one, and reads the answer (bounded). A connection that fails is
-// "fetch failed" (node's words), or the context's cause when the run was
-// cancelled.
-func postJSON(ctx context.Context, endpoint, token string, body any) (status int, data []byte, err error) {
+// is one, and reads the answer: a body over limit bytes fails with the
+// reference's "HTTP response body exceeded {limit} bytes", never cut. A
+// connection that fails is "fetch failed" (node's words), or the
+// context's cause when the run was cancelled.
+func postJSON(ctx context.Context, endpoint, token string, body any, limit int64) (status httpStatus, data []byte, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(compact(body)))
 	if err != nil {
-		return 0, nil, err
+		return status, nil, err
 	}
 	req.Header.Set("content-type", "application/json")
 	if token != "" {
@@ -148,26 +151,51 @@ func postJSON(ctx context.Context, endpoint, token string, body any) (status int
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
-			return 0, nil, cause
+			return status, nil, cause
 		}
-		return 0, nil, errors.New("fetch failed")
+		return status, nil, errors.New("fetch failed")
 	}
 	defer resp.Body.Close()
-	data, err = io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
-	return resp.StatusCode, data, err
+	status = httpStatus{resp.StatusCode, strings.TrimPrefix(strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)), " ")}
+	over := fmt.Errorf("HTTP response body exceeded %d bytes", limit)
+	if resp.ContentLength > limit {
+		return status, nil, over
+	}
+	data, err = io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			return status, nil, cause
+		}
+		return status, nil, err
+	}
+	if int64(len(data)) > limit {
+		return status, nil, over
+	}
+	// The body as text, as fetch decodes it: without a byte order mark.
+	return status, bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), nil
 }
 
+// httpStatus is a response's status code and reason phrase (fetch's
+// status and statusText).
+type httpStatus struct {
+	code   int
+	reason string
+}
+
+// ok is fetch's Response.ok: a 2xx status.
+func (s httpStatus) ok() bool { return s.code >= 200 && s.code <= 299 }
+
 // postTool POSTs body to endpoint and reads the gateway's answer as items.
-func postTool(ctx context.Context, name, endpoint, token string, body *jsvalue.Object) ([]any, error) {
-	status, data, err := postJSON(ctx, endpoint, token, body)
+func postTool(ctx context.Context, name, endpoint, token string, body *jsvalue.Object, limit int64) ([]any, error) {
+	status, data, err := postJSON(ctx, endpoint, token, body, limit)
 	if err != nil {
 		return nil, err
 	}
-	if status < 200 || status > 299 {
-		return nil, fmt.Errorf("%s failed (%d): %s", name, status, utf16Slice(string(data), 400))
+	if !status.ok() {
+		return nil, fmt.Errorf("%s failed (%d): %s", name, status.code, utf16Slice(string(data), 400))
 	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return []any{nil}, nil
+	if len(data) == 0 {
+		return []any{nil}, nil // only an empty body is null: white space is not JSON
 	}
 	v, err := jsvalue.Parse(data)
 	if err != nil {

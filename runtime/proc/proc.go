@@ -19,7 +19,7 @@ import (
 const termGrace = 250 * time.Millisecond
 
 // DefaultMaxOutput is the per-stream output limit when none is given
-// (LOBSTER_MAX_STEP_OUTPUT_BYTES overrides it for steps).
+// (callers pass LOBSTER_MAX_OUTPUT_BYTES, see pipeline.OutputLimit).
 const DefaultMaxOutput = 64 << 20
 
 // A Command is one process to run.
