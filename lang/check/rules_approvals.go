@@ -7,6 +7,7 @@ var approvalRules = []*Analyzer{
 	ApprovalYAMLWord,
 	ApprovalFieldType,
 	ApprovalEmptyPrompt,
+	EnvVarInPrompt,
 	NegatedApprovalBranch,
 	ApprovalBypassable,
 	ApprovalDataOverride,
