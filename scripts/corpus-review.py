@@ -20,6 +20,7 @@ VERDICTS = {
     "undeclared-arg": ("TP", "jdrhyne files declare inputs: instead of args:, so ${x} stays literal"),
     "step-output-spliced-into-shell": ("TP", "step output spliced into quoted shell text; a quote in the data breaks the command (low risk where the data is the author's own)"),
     "step-output-unquoted-in-shell": ("TP", "step output pasted unquoted into a command line ($resolve_board.json.board, $pick_driver.json.driver, $task-id.stdout): the data is parsed as shell code, so a ; or $( ) in it runs (verified with the reference); low risk where the data is the author's own"),
+    "shim-flags": ("TP", "command: clawd.invoke with its tool/action under step args:, which are never passed: the shim runs without --tool and --action and fails (verified: \"clawd.invoke requires --tool and --action\")"),
     "foreign-dialect": ("TP", "file written for another runner (top-level workflow:, ${{ }}, inputs/output dialect); the reference cannot run it as written"),
     "nonexistent-result-field": ("TP", "$x.success / $x.output / $x.headSha are no result fields: always empty/false"),
     "condition-syntax": ("TP", "the condition does not parse: \"Unsupported condition\" at run time"),

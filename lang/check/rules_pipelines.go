@@ -24,6 +24,7 @@ var pipelineRules = []*Analyzer{
 	FoldedScalarShell,
 	PlainScalarShell,
 	BashismInSh,
+	ShimFlags,
 	ShellSyntax,
 	Shellcheck,
 }
