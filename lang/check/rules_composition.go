@@ -10,4 +10,5 @@ var compositionRules = []*Analyzer{
 	WorkflowArgsMissing,
 	WorkflowArgsStringified,
 	SubworkflowEnvLeak,
+	WorkflowPathFromArg,
 }

@@ -259,12 +259,17 @@ func (r *runner) parallel(ctx Ctx, step *ast.Step, dispatched func()) (*jsvalue.
 // and returns its output as the step's result.
 func (r *runner) subWorkflow(ctx Ctx, step *ast.Step, dispatched func()) (*jsvalue.Object, error) {
 	id := step.IDText()
-	path := ""
+	path, written := "", ""
 	if s := ast.ScalarOf(step.Workflow.Value); s != nil {
+		written = s.Text
 		path = render.Template(s.Text, r.args, r.results)
 	}
+	computed := path != written // built from args or step output
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(r.opts.FilePath), path)
+	}
+	if computed && !within(filepath.Dir(r.opts.FilePath), path) {
+		return nil, outsideError(id, written, path, filepath.Dir(r.opts.FilePath))
 	}
 	loaded, err := r.x.LoadWorkflow(ctx, path)
 	if errors.Is(err, ErrWorkflowNotFound) {
@@ -274,6 +279,10 @@ func (r *runner) subWorkflow(ctx Ctx, step *ast.Step, dispatched func()) (*jsval
 		return nil, err
 	}
 	real := loaded.Path
+	// Through symbolic links too, before anything of the file is shown.
+	if dir := filepath.Dir(r.currentFile()); computed && !within(dir, real) {
+		return nil, outsideError(id, written, real, dir)
+	}
 	if slices.Contains(r.opts.Active, real) {
 		return nil, fmt.Errorf("Workflow step %s creates a cycle: %s is already being executed", id, real)
 	}
@@ -334,6 +343,29 @@ func (r *runner) subWorkflow(ctx Ctx, step *ast.Step, dispatched func()) (*jsval
 		stdout = jsvalue.Stringify(value, "")
 	}
 	return jsvalue.Obj("id", id, "stdout", stdout, "json", value), nil
+}
+
+// within reports whether path lies inside the directory dir (both
+// absolute, compared as written: the caller resolves symbolic links).
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// outsideError refuses a sub-workflow path built from args or step output
+// that leads out of the calling file's directory: whoever passes the args
+// would choose any file on the machine.
+func outsideError(id, written, path, dir string) error {
+	return fmt.Errorf("Workflow step %s: the workflow path %q leads to %s, outside %s (the calling file's directory); "+
+		"a path built from args or step output must stay inside it (a path written literally may go anywhere)", id, written, path, dir)
+}
+
+// currentFile is the running file's path with symbolic links resolved.
+func (r *runner) currentFile() string {
+	if n := len(r.opts.Active); n > 0 {
+		return r.opts.Active[n-1]
+	}
+	return r.opts.FilePath
 }
 
 // A Loaded is a sub-workflow file, read and checked.
