@@ -16,7 +16,8 @@ const planHelp = `usage: lobster plan [--format text|json] [--args-json JSON] PA
 Plan prints the execution plan of the workflow file without running
 anything: the steps in order with their kind, command text (${arg}
 substituted), stdin, env, cwd, condition (evaluated at plan time, where
-every approval counts as granted), gates, retry, timeout, on_error, loops,
+every approval counts as granted; one that reads step output is decided at
+run time), gates, retry, timeout, on_error, loops,
 parallel branches and composed workflows (planned recursively, relative to
 the file).
 

@@ -45,7 +45,7 @@ func (p *Plan) DryRun() (string, error) {
 		n := strconv.Itoa(i + 1)
 		head := "  " + n + ". " + st.ID + "  "
 		switch {
-		case st.Skipped:
+		case st.falseAtPlan:
 			add(head, noteSkipped)
 		case st.Kind == Input:
 			add(head, "[input]")
@@ -71,7 +71,7 @@ func (p *Plan) DryRun() (string, error) {
 			for k, sub := range l.Steps {
 				subHead := "       " + strconv.Itoa(k+1) + ". " + sub.ID + "  "
 				switch {
-				case sub.Skipped:
+				case sub.falseAtPlan:
 					add(subHead, noteSkipped)
 				case sub.Kind == Shell:
 					add(subHead, "[shell] run: ", inner.resolveApproved(sub.Command))

@@ -22,9 +22,12 @@
 // (`$id.approved` is true), an input step's response is
 // `{"pending": true}`, a loop item is `{"_placeholder": true}` and its index
 // 0, and any other step has no output. Conditions are evaluated against
-// these placeholders, so a step whose condition reads real output is
-// usually planned as skipped ([Step.Skipped]). Text that depends on step
-// output (`$id.stdout`, `$id.json`) is kept as written.
+// these placeholders, as the reference's dry-run does (it skips a step
+// whose condition reads real output); the plan marks such a condition as
+// decided at run time ([Condition.Runtime]) and skips a step
+// ([Step.Skipped]) only when its condition is false whatever the output.
+// Text that depends on step output (`$id.stdout`, `$id.json`) is kept as
+// written.
 //
 // # Problems
 //
@@ -94,10 +97,17 @@ type Step struct {
 	Line int    `json:"line"` // the 1-based line of the step in its file
 
 	// When is the condition that decides (when, else condition), if any;
-	// Skipped says it is false at plan time, so the step would not run.
-	// A skipped step is still described in full, but not checked.
+	// Skipped says it is false at plan time whatever the steps before it
+	// output, so the step will not run. A condition that reads step output
+	// is decided at run time ([Condition.Runtime]): its step is not
+	// skipped.
 	When    *Condition `json:"when,omitempty"`
 	Skipped bool       `json:"skipped,omitempty"`
+	// falseAtPlan says the condition is false against the placeholders,
+	// output or not: the reference's dry-run skips the step, and so does
+	// the scope of later steps. A step false at plan time is described
+	// in full, but not checked.
+	falseAtPlan bool
 
 	// Command is the shell text (shell) or the pipeline text (pipeline),
 	// with ${arg} substituted; step references are kept as written.
@@ -135,7 +145,11 @@ type Var struct {
 type Condition struct {
 	Field string `json:"field"`          // "when" or "condition": the one that decides
 	Expr  string `json:"expr,omitempty"` // a string condition, as written
-	Value bool   `json:"value"`          // its value at plan time
+	Value bool   `json:"value"`          // its value at plan time, against the placeholders
+	// Runtime says the condition reads step output that only the run
+	// knows (anything but $id.approved, which a plan counts as granted):
+	// Value is then no prediction.
+	Runtime bool `json:"runtime,omitempty"`
 }
 
 // Stdin is a step's stdin.
@@ -294,7 +308,7 @@ func (fb *fileBuilder) fail(e *Error) {
 // step plans a top-level step in the scope of the steps before it.
 func (fb *fileBuilder) step(s *ast.Step, sc *scope) *Step {
 	st := fb.common(s, sc)
-	if st.Skipped {
+	if st.falseAtPlan {
 		// A skipped step is described, not checked.
 		fb.muted++
 		defer func() { fb.muted-- }()
@@ -327,7 +341,8 @@ func (fb *fileBuilder) step(s *ast.Step, sc *scope) *Step {
 func (fb *fileBuilder) common(s *ast.Step, sc *scope) *Step {
 	st := &Step{ID: s.IDText(), Line: fb.line(s), Kind: fb.kind(s)}
 	st.When = fb.condition(s, sc)
-	st.Skipped = st.When != nil && !st.When.Value
+	st.falseAtPlan = st.When != nil && !st.When.Value
+	st.Skipped = st.falseAtPlan && !st.When.Runtime
 	st.Command, st.shellField = fb.command(s, st.Kind)
 	st.Stdin = fb.stdin(s.Stdin)
 	st.Env = fb.env(s.Env)
@@ -402,11 +417,28 @@ func (fb *fileBuilder) condition(s *ast.Step, sc *scope) *Condition {
 		fb.fail(fb.errorf(f, f, "%s", err.Error()))
 		ok = true
 	}
-	c := &Condition{Field: name, Value: ok}
+	c := &Condition{Field: name, Value: ok, Runtime: readsOutput(f)}
 	if s := ast.ScalarOf(f.Value); s != nil && s.Kind == ast.String {
 		c.Expr = s.Text
 	}
 	return c
+}
+
+// readsOutput says whether a condition reads a step's result other than
+// $id.approved: its value is then known only when the run gets there.
+func readsOutput(f *ast.Field) bool {
+	c, _ := f.Value.(*ast.Condition)
+	if c == nil || c.Expr == nil {
+		return false
+	}
+	reads := false
+	ast.Inspect(c.Expr, func(n ast.Node) bool {
+		if ref, ok := n.(*ast.StepRef); ok && (len(ref.Path) != 1 || ref.Path[0].Name != "approved") {
+			reads = true
+		}
+		return !reads
+	})
+	return reads
 }
 
 // condField is `when ?? condition`: the when field unless it is absent or
@@ -516,7 +548,7 @@ func (fb *fileBuilder) loop(st *Step, s *ast.Step, sc *scope) {
 // subStep plans a for_each sub-step.
 func (fb *fileBuilder) subStep(s *ast.Step, loopID string, sc *scope) *Step {
 	st := fb.common(s, sc)
-	if st.Skipped {
+	if st.falseAtPlan {
 		fb.muted++
 		defer func() { fb.muted-- }()
 	}

@@ -112,8 +112,13 @@ func buildInMemory(t *testing.T, files map[string]string) *plan.Plan {
 
 func parse(t *testing.T, src string) *plan.Plan {
 	t.Helper()
-	f, _ := parser.Parse("w.lobster", []byte(src))
-	p, err := plan.Build(f, plan.Options{Path: "w.lobster"})
+	return parseAt(t, "w.lobster", src)
+}
+
+func parseAt(t *testing.T, path, src string) *plan.Plan {
+	t.Helper()
+	f, _ := parser.Parse(path, []byte(src))
+	p, err := plan.Build(f, plan.Options{Path: path})
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -179,9 +184,17 @@ steps:
   - {id: c, run: x, condition: "$ask.response.pending == true"}
   - {id: d, run: x, when: false, condition: true}`,
 			test: func(t *testing.T, p *plan.Plan) {
-				for i, skipped := range []bool{false, false, false, true, false, true} {
+				// b reads output: decided at run time, not skipped,
+				// though false against the placeholders.
+				for i, skipped := range []bool{false, false, false, false, false, true} {
 					eq(t, p.Steps[i].ID+" skipped", p.Steps[i].Skipped, skipped)
 				}
+				for i, runtime := range []bool{false, false, false, true, true, false} {
+					if w := p.Steps[i].When; w != nil {
+						eq(t, p.Steps[i].ID+" runtime", w.Runtime, runtime)
+					}
+				}
+				eq(t, "b's plan-time value", p.Steps[3].When.Value, false)
 				eq(t, "field", p.Steps[4].When.Field, "condition")
 				eq(t, "when wins", p.Steps[5].When.Field, "when")
 				eq(t, "no errors", len(p.Errors), 0)
@@ -332,13 +345,12 @@ steps:
 
 func TestDiff(t *testing.T) {
 	old := parse(t, "steps:\n  - {id: a, run: echo one}\n  - {id: b, run: echo two}\n")
-	same := parse(t, "steps:\n  - id: a\n    run: echo one\n  - id: b\n    run: echo two\n")
-	changed := parse(t, "steps:\n  - {id: a, run: echo one}\n  - {id: b, run: echo 2, when: false}\n")
-	eq(t, "same plans", plan.Diff(old, same), "")
+	same := parseAt(t, "other.lobster", "steps:\n  - id: a\n    run: echo one\n  - id: b\n    run: echo two\n")
+	changed := parseAt(t, "new.lobster", "steps:\n  - {id: a, run: echo one}\n  - {id: b, run: echo 2, when: false}\n")
+	eq(t, "same plans in other files", plan.Diff(old, same), "")
 	want := `--- w.lobster
-+++ w.lobster
-@@ -1,5 +1,6 @@
- workflow w.lobster
++++ new.lobster
+@@ -1,4 +1,5 @@
  1. a [shell]
     run: echo one
 -2. b [shell]

@@ -21,7 +21,7 @@ func newScope() *scope { return &scope{results: render.Results{}} }
 // branches, which later steps can name).
 func (s *scope) add(st *Step) {
 	s.results[st.ID] = placeholder(st)
-	if !st.Skipped && st.Parallel != nil {
+	if !st.falseAtPlan && st.Parallel != nil {
 		for _, b := range st.Parallel.Branches {
 			s.results[b.ID] = jsvalue.Obj("id", b.ID)
 		}
@@ -43,7 +43,7 @@ func (s *scope) loop(l *Loop) *scope {
 // placeholder is a planned step's result at plan time.
 func placeholder(st *Step) *jsvalue.Object {
 	switch {
-	case st.Skipped:
+	case st.falseAtPlan:
 		return jsvalue.Obj("id", st.ID, "skipped", true)
 	case st.Kind == Input:
 		return jsvalue.Obj("id", st.ID, "response", jsvalue.Obj("pending", true))

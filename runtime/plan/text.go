@@ -15,11 +15,13 @@ import (
 // are quoted as JSON strings. The text ends with a newline.
 func (p *Plan) Text() string {
 	var b strings.Builder
-	writePlan(&b, p, "")
+	writePlan(&b, p, "", true)
 	return b.String()
 }
 
-func writePlan(b *strings.Builder, p *Plan, indent string) {
+// writePlan writes p at indent, with its "workflow FILE" line unless
+// header is false.
+func writePlan(b *strings.Builder, p *Plan, indent string, header bool) {
 	line := func(parts ...string) {
 		b.WriteString(indent)
 		for _, s := range parts {
@@ -27,7 +29,9 @@ func writePlan(b *strings.Builder, p *Plan, indent string) {
 		}
 		b.WriteByte('\n')
 	}
-	line("workflow ", p.File)
+	if header {
+		line("workflow ", p.File)
+	}
 	if len(p.Args) > 0 && string(p.Args) != "{}" {
 		line("args: ", string(p.Args))
 	}
@@ -45,8 +49,14 @@ func writePlan(b *strings.Builder, p *Plan, indent string) {
 	}
 }
 
+// writeStep writes a step's line, "indent number id [kind]", then its
+// facts, indented under the id (or by two spaces for a branch, whose
+// "number" is a word).
 func writeStep(b *strings.Builder, st *Step, number, indent string) {
 	detail := indent + strings.Repeat(" ", len(number))
+	if number == branchWord {
+		detail = indent + "  "
+	}
 	line := func(parts ...string) {
 		b.WriteString(detail)
 		for _, s := range parts {
@@ -66,7 +76,11 @@ func writeStep(b *strings.Builder, st *Step, number, indent string) {
 		} else {
 			expr = quote(expr)
 		}
-		line(c.Field, ": ", expr, " (", strconv.FormatBool(c.Value), " at plan time)")
+		if c.Runtime {
+			line(c.Field, ": ", expr, " (decided at run time)")
+		} else {
+			line(c.Field, ": ", expr, " (", strconv.FormatBool(c.Value), " at plan time)")
+		}
 	}
 	switch st.Kind {
 	case Shell:
@@ -158,13 +172,16 @@ func writeStep(b *strings.Builder, st *Step, number, indent string) {
 		}
 		line(head)
 		for _, br := range par.Branches {
-			writeStep(b, br, "branch ", detail+"  ")
+			writeStep(b, br, branchWord, detail+"  ")
 		}
 	}
 	if c := st.Workflow; c != nil && c.Plan != nil {
-		writePlan(b, c.Plan, detail+"  ")
+		writePlan(b, c.Plan, detail+"  ", true)
 	}
 }
+
+// branchWord opens the line of a parallel branch.
+const branchWord = "branch "
 
 // quote leaves single-line text as it is and quotes the rest (text with
 // line breaks, quotes, leading or trailing blanks, or that is empty) as a Go
@@ -177,14 +194,21 @@ func quote(s string) string {
 }
 
 // Diff is a unified diff (3 lines of context, the format of diff -u) from
-// the text of old to the text of new ([Plan.Text]), under the headers
-// "--- old.File" and "+++ new.File"; "" when the plans read the same.
+// the text of old to the text of new ([Plan.Text]) under the headers
+// "--- old.File" and "+++ new.File", which name the files: the texts
+// leave out their own "workflow FILE" line, which would always differ.
+// It is "" when the plans read the same.
 func Diff(old, new *Plan) string {
 	if old == nil || new == nil {
 		return ""
 	}
+	body := func(p *Plan) []byte {
+		var b strings.Builder
+		writePlan(&b, p, "", false)
+		return []byte(b.String())
+	}
 	var b bytes.Buffer
 	// Writing to a bytes.Buffer cannot fail.
-	_ = source.WriteUnifiedDiff(&b, old.File, new.File, []byte(old.Text()), []byte(new.Text()))
+	_ = source.WriteUnifiedDiff(&b, old.File, new.File, body(old), body(new))
 	return b.String()
 }
