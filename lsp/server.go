@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lobsterdev/lobster/lang/config"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -85,6 +86,9 @@ type Server struct {
 	watchFiles   bool     // the client can watch files for the server (see watchWorkflowFiles)
 	tmp          string   // a temporary directory for shown plans, or ""
 
+	configs     *config.Finder            // the project configurations of the documents
+	configShown map[string]*config.Config // the configuration whose findings are published on each configuration file
+
 	publishMu sync.Mutex // orders publications against closes
 	exit      chan struct{}
 	exitOnce  sync.Once
@@ -106,8 +110,11 @@ func NewServer(opts Options) *Server {
 		lastDiags: map[protocol.DocumentURI]checked{},
 		lastGood:  map[protocol.DocumentURI]*recovered{},
 		pending:   map[jsonrpc2.ID]context.CancelFunc{},
-		exit:      make(chan struct{}),
-		done:      make(chan struct{}),
+
+		configs:     config.NewFinder(),
+		configShown: map[string]*config.Config{},
+		exit:        make(chan struct{}),
+		done:        make(chan struct{}),
 	}
 }
 
@@ -379,6 +386,10 @@ func (s *Server) change(p didChangeParams) error {
 }
 
 func (s *Server) saved(u protocol.DocumentURI) {
+	if isConfigURI(u) {
+		s.configChanged()
+		return
+	}
 	if s.snapshot(u) != nil {
 		s.scheduleDiagnostics(u)
 	}

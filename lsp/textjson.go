@@ -51,8 +51,14 @@ func (s *Server) document(params any) {
 	}
 	switch p := params.(type) {
 	case protocol.DidOpenTextDocumentParams:
+		if isConfigURI(p.TextDocument.URI) {
+			return // read from disk, reloaded when saved (configChanged)
+		}
 		s.open(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text))
 	case didChangeParams:
+		if isConfigURI(p.TextDocument.URI) {
+			return
+		}
 		if err := s.change(p); err != nil {
 			s.log.Printf("textDocument/didChange: %v", err)
 		}

@@ -130,8 +130,8 @@ func (s *Server) watchWorkflowFiles(ctx context.Context) {
 	if !watch {
 		return
 	}
-	watchers := make([]protocol.FileSystemWatcher, 0, len(workflowFileGlobs))
-	for _, g := range workflowFileGlobs {
+	watchers := make([]protocol.FileSystemWatcher, 0, len(workflowFileGlobs)+len(configFileGlobs))
+	for _, g := range append(append([]string(nil), workflowFileGlobs...), configFileGlobs...) {
 		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: g})
 	}
 	params := protocol.RegistrationParams{Registrations: []protocol.Registration{{
@@ -148,7 +148,16 @@ func (s *Server) watchWorkflowFiles(ctx context.Context) {
 // filesChanged checks again the open documents that run another workflow
 // when a workflow file that is not open changed on disk (an open one is
 // read from its editor buffer, whose changes re-check them already).
+//
+// A change to a project configuration file reloads the configurations and
+// checks every open document again.
 func (s *Server) filesChanged(changes []*protocol.FileEvent) {
+	for _, c := range changes {
+		if c != nil && isConfigURI(c.URI) {
+			s.configChanged()
+			break
+		}
+	}
 	for _, c := range changes {
 		if c == nil || !isWorkflowFileName(string(c.URI)) {
 			continue

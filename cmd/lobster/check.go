@@ -15,7 +15,7 @@ import (
 	"sync"
 
 	"github.com/lobsterdev/lobster/lang/bounded"
-	"github.com/lobsterdev/lobster/lang/check"
+	"github.com/lobsterdev/lobster/lang/config"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -177,12 +177,14 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 	if n := countStdin(paths); n > 1 {
 		return usageErr(`"-" given %d times`, n)
 	}
+	var finder *config.Finder
 	if analyze == nil {
 		bin, err := shellcheckProgram(opts.shellcheck)
 		if err != nil {
 			return usageErr("%v", err)
 		}
-		analyze = analyzeWith(bin)
+		finder = config.NewFinder()
+		analyze = analyzeConfigured(bin, finder)
 	}
 	inputs, problems := collect(paths, opts.stdinFilename)
 	code := exitOK
@@ -216,6 +218,14 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 		if r.readErr == "" && r.panicked == "" {
 			files[r.name] = r.file
 			diags = append(diags, r.diags...)
+		}
+	}
+	if finder != nil {
+		// The configurations' own findings, once each.
+		cdiags, cfiles := configDiagnostics(finder.Loaded())
+		diags = append(diags, cdiags...)
+		for name, f := range cfiles {
+			files[name] = f
 		}
 	}
 	source.Sort(diags)
@@ -380,23 +390,6 @@ type result struct {
 // An analyzer checks the text of one file, named name, and returns the file's
 // line table and its diagnostics.
 type analyzer func(name string, src []byte) (*source.File, []source.Diagnostic)
-
-// analyze is the analyzer of lobster check: the parser's diagnostics.
-func analyze(name string, src []byte) (*source.File, []source.Diagnostic) {
-	file, diags := parser.Parse(name, src)
-	return file.Src, check.Run(file, diags, check.Rules)
-}
-
-// analyzeWith is analyze running the shellcheck program bin ("" for none).
-func analyzeWith(bin string) analyzer {
-	if bin == "" {
-		return analyze
-	}
-	return func(name string, src []byte) (*source.File, []source.Diagnostic) {
-		file, diags := parser.Parse(name, src)
-		return file.Src, check.RunWith(file, diags, check.Rules, check.Options{Path: file.Src.Name, Shellcheck: bin})
-	}
-}
 
 // shellcheckProgram resolves --shellcheck: auto is shellcheck from PATH
 // when there is one, off is none ("").

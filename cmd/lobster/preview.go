@@ -16,7 +16,8 @@ import (
 // (human mode: the lobster check text; tool mode: a validation_error
 // envelope), with exit 2. The plan is nil then.
 func previewFile(path string, src []byte, provided any, out runOutput) (*plan.Plan, int) {
-	res := preview.Load(path, src, preview.Options{Path: path, Args: provided})
+	cfg := projectConfig(path, out.stderr)
+	res := preview.Load(path, src, preview.Options{Path: path, Args: provided, Config: cfg})
 	files := map[string]*source.File{path: res.File.Src}
 	var shown, errs []source.Diagnostic
 	for _, d := range res.Diags {

@@ -16,7 +16,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
-const resumeUsageText = `usage: lobster resume (--token TOKEN | --id ID) (--approve yes|no | --response-json JSON | --cancel) [--allow-changed]
+const resumeUsageText = `usage: lobster resume (--token TOKEN | --id ID) (--approve yes|no | --response-json JSON | --cancel) [--allow-changed] [--ignore CODES]
 
 Resume continues a workflow run or a pipeline that paused at an approval
 or input gate, and always prints one JSON envelope, as the reference does.
@@ -31,6 +31,8 @@ or input gate, and always prints one JSON envelope, as the reference does.
   --allow-changed       continue even though the workflow file changed since
                         the pause (by default the resume is refused and the
                         changed steps are named)
+  --ignore CODES        as for run: the file is checked again before it
+                        continues, and errors of these codes do not stop it
 
 An approval with required_approver or require_different_approver needs
 LOBSTER_APPROVAL_APPROVED_BY in the environment of the resume.
@@ -48,6 +50,7 @@ type resumeFlags struct {
 	cancel       bool
 	intents      int
 	allowChanged bool
+	ignore       []string
 }
 
 // parseResumeArgs reads the flags as the reference does (value after a
@@ -106,6 +109,12 @@ func parseResumeArgs(args []string) (resumeFlags, error) {
 			}
 		case "--allow-changed":
 			f.allowChanged = true
+		case "--ignore":
+			for _, code := range strings.Split(next(), ",") {
+				if code = strings.TrimSpace(code); code != "" {
+					f.ignore = append(f.ignore, code)
+				}
+			}
 		}
 	}
 	switch {
@@ -115,6 +124,9 @@ func parseResumeArgs(args []string) (resumeFlags, error) {
 		return f, errors.New("resume accepts only one of --approve, --response-json, or --cancel")
 	case f.intents == 0:
 		return f, errors.New("resume requires --approve yes|no, --response-json, or --cancel")
+	}
+	if err := checkIgnoreCodes(f.ignore); err != nil {
+		return f, errors.New("resume " + err.Error())
 	}
 	return f, nil
 }
@@ -206,7 +218,7 @@ func resume(ctx context.Context, store *state.Store, key string, flags resumeFla
 		return rs.Reject(ctx)
 	}
 	rs.Response = flags.response
-	file, code := loadValidated(rs.Saved.FilePath, out)
+	file, code := loadValidated(rs.Saved.FilePath, out, flags.ignore)
 	if file == nil {
 		if code == exitUsage {
 			return envelope.Result{}, errReported

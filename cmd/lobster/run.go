@@ -25,7 +25,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
-const runUsageText = `usage: lobster run [--mode tool|human] [--file] PATH [--args-json JSON] [--dry-run]
+const runUsageText = `usage: lobster run [--mode tool|human] [--file] PATH [--args-json JSON] [--dry-run] [--ignore CODES]
 
 Run checks the workflow file like "lobster check" and, when it has no
 errors, runs its steps in order. Warnings go to standard error and do not
@@ -36,6 +36,11 @@ stop the run.
                      reference does; any other mode prints the output items
   --file PATH        the workflow file (.lobster, .yaml, .yml or .json)
   --args-json JSON   the workflow's args, as a JSON object
+  --ignore CODES     codes (comma-separated, or the flag repeated) whose
+                     errors do not stop this run: they are printed as
+                     warnings. Load errors cannot be ignored. For good,
+                     per file or directory, use the project configuration
+                     (.lobsterrc.yaml: rules, ignore)
   --dry-run          print the reference's plan of the run on standard
                      error instead of running it (see lobster plan); a
                      preview: checker errors are shown, not refused
@@ -58,6 +63,7 @@ type runFlags struct {
 	file     string
 	argsJSON *string
 	dryRun   bool
+	ignore   []string // --ignore codes: their errors do not stop the run
 	rest     []string
 }
 
@@ -69,7 +75,7 @@ func parseRunArgs(args []string) (runFlags, error) {
 		a := args[i]
 		name, value, hasValue := strings.Cut(a, "=")
 		switch name {
-		case "--mode", "--file", "--args-json":
+		case "--mode", "--file", "--args-json", "--ignore":
 			if !hasValue {
 				if i+1 >= len(args) {
 					return f, fmt.Errorf("%s needs a value", name)
@@ -82,6 +88,12 @@ func parseRunArgs(args []string) (runFlags, error) {
 				f.tool = value == "tool"
 			case "--file":
 				f.file = value
+			case "--ignore":
+				for _, code := range strings.Split(value, ",") {
+					if code = strings.TrimSpace(code); code != "" {
+						f.ignore = append(f.ignore, code)
+					}
+				}
 			default:
 				f.argsJSON = &value
 			}
@@ -138,10 +150,13 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			return out.fail(envelope.ParseError, "run --args-json must be valid JSON", exitUsage)
 		}
 	}
+	if err := checkIgnoreCodes(flags.ignore); err != nil {
+		return out.fail(envelope.ParseError, "run "+err.Error(), exitUsage)
+	}
 	if flags.dryRun {
 		return runDryRun(out, flags.file, provided)
 	}
-	file, code := loadValidated(flags.file, out)
+	file, code := loadValidated(flags.file, out, flags.ignore)
 	if file == nil {
 		return code
 	}
@@ -180,8 +195,10 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 // loadValidated reads, parses and checks a workflow file, validation first:
 // warnings go to stderr; errors are reported (human mode: as lobster check
 // prints them; tool mode: a validation_error envelope) and file is nil,
-// with the exit code to return.
-func loadValidated(path string, out runOutput) (file *ast.File, code int) {
+// with the exit code to return. The project configuration applies; errors
+// of the codes in ignore (run --ignore) are shown as warnings and do not
+// stop the run.
+func loadValidated(path string, out runOutput, ignore []string) (file *ast.File, code int) {
 	src, err := engine.ReadWorkflow(path)
 	limit, tooLarge := parser.LimitDiagnostic(path, err)
 	if err != nil && !tooLarge {
@@ -193,8 +210,11 @@ func loadValidated(path string, out runOutput) (file *ast.File, code int) {
 		diags = []source.Diagnostic{limit} // no text: no snippet
 	} else {
 		var parseDiags []source.Diagnostic
+		cfg := projectConfig(path, out.stderr)
 		file, parseDiags = parser.Parse(path, src)
-		diags, files[path] = check.Run(file, parseDiags, check.Rules), file.Src
+		opts := cfg.CheckOptions(check.Options{Path: path})
+		diags, files[path] = cfg.Apply(path, check.RunWith(file, parseDiags, check.Rules, opts)), file.Src
+		diags = demoteIgnored(diags, ignore)
 	}
 	var errs, others []source.Diagnostic
 	for _, d := range diags {

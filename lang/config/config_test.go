@@ -295,3 +295,52 @@ func TestSchemaAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeExample: the example of README.md's "Project configuration"
+// section is a configuration without a finding, valid under the schema,
+// and it says what the README says it does.
+func TestReadmeExample(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(readme), "\n## Project configuration (`.lobsterrc.yaml`)\n")
+	if !ok {
+		t.Fatal("README.md has no section \"Project configuration (`.lobsterrc.yaml`)\"")
+	}
+	_, block, ok := strings.Cut(sec, "```yaml\n")
+	block, _, ok2 := strings.Cut(block, "```\n")
+	if !ok || !ok2 || !strings.HasPrefix(block, "# .lobsterrc.yaml\n") {
+		t.Fatalf("no example in the section")
+	}
+	dir := t.TempDir()
+	c := Parse(filepath.Join(dir, ".lobsterrc.yaml"), []byte(block))
+	if len(c.Diags) > 0 {
+		t.Fatalf("the README's example has findings:\n%s", dump(c.Diags))
+	}
+	data, _ := Schema()
+	var s jsonschema.Schema
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _, _ := parser.ParseDocument("c.yaml", []byte(block))
+	if err := rs.Validate(parser.JSONValue(doc)); err != nil {
+		t.Errorf("the README's example is not valid under the schema: %v", err)
+	}
+	cmd, ok := c.Commands().Lookup("ado.pr.monitor")
+	if !ok || cmd.Flag("pr") == nil || !cmd.Flag("pr").Required || cmd.Flag("state") == nil || len(cmd.Positionals) != 0 {
+		t.Errorf("ado.pr.monitor: %+v", cmd)
+	}
+	in := []source.Diagnostic{{Code: "unknown-key", Severity: source.Warning}, {Code: "nonexistent-lobster-env", Severity: source.Error}, {Code: "braced-ref", Severity: source.Warning}}
+	if got := c.Apply(filepath.Join(dir, "legacy", "a.json"), in); len(got) != 1 || got[0].Code != "braced-ref" || got[0].Severity != source.Error {
+		t.Errorf("applied to legacy/a.json: %v", got)
+	}
+	opts := c.CheckOptions(check.Options{Shellcheck: "shellcheck"})
+	if opts.ShellcheckShell != "bash" || opts.Shellcheck == "" || len(opts.Env) != 2 {
+		t.Errorf("options: %+v", opts)
+	}
+}

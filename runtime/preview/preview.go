@@ -27,6 +27,7 @@ package preview
 import (
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/check"
+	"github.com/lobsterdev/lobster/lang/config"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/plan"
@@ -48,6 +49,12 @@ type Options struct {
 	// Shellcheck is the shellcheck program the checker runs on shell
 	// text; "" runs none.
 	Shellcheck string
+	// Config is the project configuration that applies to the file
+	// (lang/config: rule severities, ignores, the host's commands and
+	// environment, shellcheck settings); nil for none. Front ends find
+	// it with config.Finder.For(path) (or config.Load(config.Find(dir))).
+	// Its own diagnostics are not in the result: show them apart.
+	Config *config.Config
 	// NoCheck skips the checker's rules: Diags then holds the parser's
 	// findings only. For front ends that show the checker's findings
 	// some other way (the language server publishes them as
@@ -60,8 +67,8 @@ type Result struct {
 	// File is the parsed file; never nil.
 	File *ast.File
 	// Diags are the findings on the file, sorted: the parser's and (unless
-	// NoCheck) the checker's, suppression comments applied. They include
-	// the load errors.
+	// NoCheck) the checker's, suppression comments and the configuration
+	// applied. They include the load errors.
 	Diags []source.Diagnostic
 	// LoadErrors are the findings for which the reference rejects the
 	// file; when there are any, Plan is nil.
@@ -98,8 +105,10 @@ func Load(name string, src []byte, opts Options) *Result {
 	if opts.NoCheck {
 		res.Diags = parseDiags
 	} else {
-		res.Diags = check.RunWith(f, parseDiags, check.Rules, check.Options{Path: path, ReadFile: opts.ReadFile, Shellcheck: opts.Shellcheck})
+		copts := opts.Config.CheckOptions(check.Options{Path: path, ReadFile: opts.ReadFile, Shellcheck: opts.Shellcheck})
+		res.Diags = check.RunWith(f, parseDiags, check.Rules, copts)
 	}
+	res.Diags = opts.Config.Apply(path, res.Diags)
 	if len(res.LoadErrors) > 0 {
 		return res
 	}
