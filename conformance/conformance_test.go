@@ -29,7 +29,10 @@ import (
 
 var updateOurs = flag.Bool("update-ours", false, "rewrite ours/exit and ours/stdout of deliberate cases from this build (review the diff)")
 
-var lobster string // the binary under test
+var (
+	lobster string // the binary under test
+	shims   string // the directory of the openclaw.invoke and clawd.invoke it comes with
+)
 
 func TestMain(m *testing.M) {
 	flag.Parse()
@@ -37,8 +40,9 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	lobster = filepath.Join(dir, "lobster")
-	build := exec.Command("go", "build", "-o", lobster, "github.com/lobsterdev/lobster/cmd/lobster")
+	lobster, shims = filepath.Join(dir, "lobster"), dir
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "github.com/lobsterdev/lobster/cmd/lobster",
+		"github.com/lobsterdev/lobster/cmd/openclaw.invoke", "github.com/lobsterdev/lobster/cmd/clawd.invoke")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		os.RemoveAll(dir)
@@ -98,14 +102,19 @@ func runCase(t *testing.T, path string) {
 	}
 	work := t.TempDir()
 	work, _ = filepath.EvalSymlinks(work)
+	// "$SHIMS" is the directory of the openclaw.invoke and clawd.invoke
+	// programs (a login shell may reset PATH), "$SERVER" the URL of a
+	// case's fake HTTP endpoint.
 	var srv *fakeServer
-	server := func(s string) string { return s }
+	server := func(s string) string { return strings.ReplaceAll(s, "$SHIMS", shims) }
 	if spec, ok := files["server.json"]; ok {
 		if srv, err = startServer(spec); err != nil {
 			t.Fatal(err)
 		}
 		defer srv.Close()
-		server = func(s string) string { return strings.ReplaceAll(s, "$SERVER", srv.URL) }
+		server = func(s string) string {
+			return strings.NewReplacer("$SERVER", srv.URL, "$SHIMS", shims).Replace(s)
+		}
 	}
 	for _, f := range ar.Files {
 		if harnessFile(f.Name) {

@@ -24,7 +24,8 @@ recorded next to it. A case with a `server.json` file,
 endpoint that answers every request so (hang: not until the client gives
 up) and counts them: "$SERVER" in the case's files, arguments and
 environment is its URL, its URL in the output becomes "$SERVER", and the
-output ends with "[server: N request(s)]". Nothing of the reference is
+output ends with "[server: N request(s)]". "$SHIMS" is the directory of
+the openclaw.invoke and clawd.invoke programs. Nothing of the reference is
 copied, only its outputs.
 """
 import glob, http.server, json, os, re, subprocess, sys, tempfile, threading
@@ -125,7 +126,8 @@ for path in cases:
     single = all(isinstance(a, str) for a in cmd)
     steps = [{"args": cmd}] if single else cmd
     server = FakeServer(dict(files)["server.json"]) if "server.json" in dict(files) else None
-    srv = (lambda t: t.replace("$SERVER", server.url)) if server else (lambda t: t)
+    shims = os.path.normpath(os.path.join(ref, "..", "..", ".bin"))
+    srv = (lambda t: t.replace("$SERVER", server.url).replace("$SHIMS", shims)) if server else (lambda t: t.replace("$SHIMS", shims))
     with tempfile.TemporaryDirectory() as work:
         work = os.path.realpath(work)
         for name, body in files:

@@ -12,11 +12,12 @@ var ShimInRun = &Analyzer{
 	Name:     "shim-in-run",
 	Severity: source.Info,
 	Summary:  "a run or command text calls the openclaw.invoke or clawd.invoke shim",
-	Doc: `The package installs two executables, openclaw.invoke and clawd.invoke, that start
-"lobster" with the same pipeline command (PRC §1.6), so calling them from shell text works where
-the package's bin directory is on PATH. Other machines (an OpenClaw gateway, a container, CI)
-often lack them (openclaw/openclaw#50279), and each call starts a new Node process. A pipeline
-step runs the built-in command directly and gives its result as items.`,
+	Doc: `The reference's package installs two executables, openclaw.invoke and clawd.invoke, that
+start "lobster" with the same pipeline command (PRC §1.6), and so does ` + "`go install ./cmd/...`" + `
+here; calling them from shell text works where they are on PATH (a login shell, which runs
+` + "`run:`" + ` text, may reset PATH). Other machines (an OpenClaw gateway, a container, CI) often lack
+them (openclaw/openclaw#50279), and each call starts a new lobster process. A pipeline step runs
+the built-in command directly and gives its result as items.`,
 	Bad:  "- id: notify\n  run: openclaw.invoke --tool message --action send --args-json '{\"text\":\"done\"}'",
 	Good: "- id: notify\n  pipeline: openclaw.invoke --tool message --action send --args-json '{\"text\":\"done\"}'",
 	Run:  runShimInRun,
