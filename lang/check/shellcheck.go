@@ -125,8 +125,8 @@ func runShellcheck(p *Pass) {
 				continue
 			}
 			g, ok := scDialect(si, wfEnv, p.Options.ShellcheckShell)
-			if !ok || shSyntaxError(p.Info, si, sh) {
-				continue // shell-syntax reports it: one finding per cause
+			if !ok || shSyntaxError(p.Info, si, sh) || scTouchesBroken(p.File, sh.Scalar) {
+				continue // shell-syntax reports it, or a YAML error cut it short
 			}
 			groups[g] = append(groups[g], len(scripts))
 			scripts = append(scripts, scScript{field: f, sh: sh, text: scMask(p.Info, si, sh)})
@@ -484,4 +484,16 @@ func scCopyRC(path, dir string) {
 		}
 		d = parent
 	}
+}
+
+// scTouchesBroken reports whether a YAML error's broken text starts on a
+// line of the scalar: the text may be cut short or run on past its end.
+func scTouchesBroken(f *ast.File, s *ast.Scalar) bool {
+	first, last := f.Src.Pos(s.Pos()).Line, f.Src.Pos(s.End()).Line
+	for _, b := range f.Broken {
+		if l := f.Src.Pos(b.Start).Line; first <= l && l <= last {
+			return true
+		}
+	}
+	return false
 }

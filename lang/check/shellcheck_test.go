@@ -304,3 +304,21 @@ func TestShellcheckSkipsSyntaxErrors(t *testing.T) {
 		t.Errorf("shellcheck got %q; want only the script that parses", got)
 	}
 }
+
+// TestShellcheckSkipsTruncated: a script that a YAML error cut short is
+// not sent to shellcheck.
+func TestShellcheckSkipsTruncated(t *testing.T) {
+	bin, argsFile := fakeShellcheck(t, `{"comments":[]}`, 0)
+	path := filepath.Join(t.TempDir(), "wf.lobster")
+	if err := os.WriteFile(path, []byte("steps:\n  - id: a\n    run: echo ok\n  - id: b\n    run: echo x: y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runShellcheck(t, path, bin)
+	args, err := os.ReadFile(argsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(args)); !strings.HasSuffix(got, " 0.sh") || strings.Contains(got, "1.sh") {
+		t.Errorf("shellcheck got %q; want only the script that is whole", got)
+	}
+}
