@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -28,7 +29,10 @@ Each PATH is a file or a directory. Directories are searched recursively for
 *.lobster files, skipping directories whose name starts with "." and
 node_modules. A file named explicitly is checked whatever its extension. A
 name ending in .json is parsed as strict JSON, anything else as YAML. The
-PATH "-" reads one file from standard input.
+PATH "-" reads one file from standard input. The nearest project
+configuration (.lobsterrc.yaml or .lobsterrc.yml, in the file's directory
+or above it) applies to each file, and its own findings are reported with
+the files'; a configuration file named as a PATH is checked as one.
 
 Flags (they may also follow the paths; "--" ends the flags):
 
@@ -221,8 +225,15 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 		}
 	}
 	if finder != nil {
-		// The configurations' own findings, once each.
-		cdiags, cfiles := configDiagnostics(finder.Loaded())
+		// The configurations' own findings, once each (not again for a
+		// configuration file named as a path).
+		var loaded []*config.Config
+		for _, c := range finder.Loaded() {
+			if !slices.ContainsFunc(inputs, func(in input) bool { return !in.stdin && sameFile(in.path, c.Path) }) {
+				loaded = append(loaded, c)
+			}
+		}
+		cdiags, cfiles := configDiagnostics(loaded)
 		diags = append(diags, cdiags...)
 		for name, f := range cfiles {
 			files[name] = f

@@ -73,6 +73,11 @@ func projectConfig(path string, w io.Writer) *config.Config {
 // configuration of each file, found by finder.
 func analyzeConfigured(bin string, finder *config.Finder) analyzer {
 	return func(name string, src []byte) (*source.File, []source.Diagnostic) {
+		if config.IsConfigName(name) {
+			// A configuration file named as a path: its own findings.
+			c := config.Parse(name, src)
+			return c.Src, c.Diags
+		}
 		cfg := finder.For(name)
 		file, diags := parser.Parse(name, src)
 		opts := cfg.CheckOptions(check.Options{Path: file.Src.Name, Shellcheck: bin})
@@ -133,4 +138,11 @@ func demoteIgnored(diags []source.Diagnostic, ignore []string) []source.Diagnost
 		}
 	}
 	return diags
+}
+
+// sameFile reports whether two paths name the same file.
+func sameFile(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
