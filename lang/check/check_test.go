@@ -3,6 +3,7 @@ package check_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lobsterdev/lobster/lang/check"
@@ -79,5 +80,17 @@ func TestAllRulesTogether(t *testing.T) {
 	}
 	if n < 100 {
 		t.Errorf("only %d test files", n)
+	}
+}
+
+// TestNulInBlockScalar: in a block scalar (where a want comment would be
+// text) the finding is at the NUL's own byte.
+func TestNulInBlockScalar(t *testing.T) {
+	src := "steps:\n  - id: block\n    run: |\n      echo one\n      echo \x00two\n"
+	f, diags := parser.Parse("b.lobster", []byte(src))
+	got := check.Run(f, diags, []*check.Analyzer{check.NulInShell})
+	if len(got) != 1 || got[0].Range.Start.Offset != strings.IndexByte(src, 0) || got[0].Range.End.Offset != strings.IndexByte(src, 0)+1 ||
+		got[0].Range.Start.Line != 5 || got[0].Range.Start.Col != 12 {
+		t.Errorf("got %v", got)
 	}
 }

@@ -15,4 +15,6 @@ var structureRules = []*Analyzer{
 	IgnoredStepPolicy,
 	ForeignDialect,
 	MustacheSyntax,
+	InvalidUTF8,
+	NulInShell,
 }
