@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -29,11 +30,7 @@ func scriptParams(dir string) testscript.Params {
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode": cmdExitcode,
-			"mkfifo":   cmdMkfifo,
-			"sparse":   cmdSparse,
-		},
+		Cmds:                scriptCmds,
 		Setup: func(env *testscript.Env) error {
 			// Under -race every exec'd lobster would sleep a second at
 			// exit waiting for race reports from other threads.
@@ -43,6 +40,14 @@ func scriptParams(dir string) testscript.Params {
 			return nil
 		},
 	}
+}
+
+// scriptCmds are the commands the scripts have beyond testscript's.
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"exitcode":   cmdExitcode,
+	"exitwithin": cmdExitwithin,
+	"mkfifo":     cmdMkfifo,
+	"sparse":     cmdSparse,
 }
 
 // cmdExitcode implements "exitcode N program [args...]": it runs the program
@@ -59,8 +64,36 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("exitcode: bad status %q", args[0])
 	}
+	exitcode(ts, want, args[1:])
+}
+
+// cmdExitwithin implements "exitwithin DURATION N program [args...]":
+// exitcode, and the program must also finish within DURATION (it logs the
+// time it took).
+func cmdExitwithin(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: exitwithin DURATION N program [args...]")
+	}
+	limit, err := time.ParseDuration(args[0])
+	if err != nil {
+		ts.Fatalf("exitwithin: bad duration %q", args[0])
+	}
+	want, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("exitwithin: bad status %q", args[1])
+	}
+	start := time.Now()
+	exitcode(ts, want, args[2:])
+	took := time.Since(start)
+	ts.Logf("%s took %v", args[2], took.Round(time.Millisecond))
+	if took > limit {
+		ts.Fatalf("%s took %v, more than %v", args[2], took.Round(time.Millisecond), limit)
+	}
+}
+
+func exitcode(ts *testscript.TestScript, want int, args []string) {
 	got := 0
-	if err := ts.Exec(args[1], args[2:]...); err != nil {
+	if err := ts.Exec(args[0], args[1:]...); err != nil {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
 			ts.Fatalf("exitcode: %v", err)
@@ -68,7 +101,7 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 		got = ee.ExitCode()
 	}
 	if got != want {
-		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+		ts.Fatalf("%s exited with status %d, want %d", args[0], got, want)
 	}
 }
 

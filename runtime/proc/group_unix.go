@@ -13,6 +13,8 @@ const (
 	sigKill = syscall.SIGKILL
 )
 
+type sigType = syscall.Signal
+
 // ownGroup starts cmd in a process group of its own, so that stopping it
 // reaches every descendant.
 func ownGroup(cmd *exec.Cmd) {

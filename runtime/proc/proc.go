@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -71,11 +72,20 @@ type killNow struct{ err error }
 func (k *killNow) Error() string { return k.err.Error() }
 func (k *killNow) Unwrap() error { return k.err }
 
-// Run runs c and waits for it and its descendants' output. When ctx ends,
-// the whole process group gets SIGTERM and, 250 ms later, SIGKILL (at once
-// for a KillNow cause); Run returns the context's cause only after both
-// signals went out and the child is gone, so nothing of the tree outlives
-// it. An already cancelled ctx starts nothing.
+// pipeGrace is how long a stopped Run still reads output once the tree
+// was killed: a process beyond its reach (one that changed its user, or
+// that it cannot tell from another tree's) may hold the pipes open, and
+// Run must not wait for it.
+const pipeGrace = 250 * time.Millisecond
+
+// Run runs c and waits for it and for its output, which its descendants
+// may still write after it exited, as the reference does. When ctx ends or
+// the output passes its limit, the whole tree gets SIGTERM and, 250 ms
+// later, SIGKILL (at once for a KillNow cause): its process group, and on
+// Linux, where this process is a child subreaper, every descendant that
+// left the group (setsid, daemons), found by TreeEnv. Run then returns the
+// cause once nothing of the tree runs, reading what output is left for at
+// most pipeGrace. An already cancelled ctx starts nothing.
 func Run(ctx context.Context, c Command) (Result, error) {
 	if err := context.Cause(ctx); err != nil {
 		return Result{}, err
@@ -85,65 +95,187 @@ func Run(ctx context.Context, c Command) (Result, error) {
 		limit = DefaultMaxOutput
 	}
 	cmd := exec.Command(c.Name, c.Args...)
-	cmd.Env, cmd.Dir = c.Env, c.Dir
-	if c.Stdin != nil {
-		cmd.Stdin = bytes.NewReader(c.Stdin)
-	}
+	cmd.Dir = c.Dir
 	ownGroup(cmd)
 	stop := make(chan error, 1) // why the tree must stop: output limit
-	var stdout, stderr limitedBuffer
-	stdout.limit, stderr.limit = limit, limit
-	stdout.over, stderr.over = stop, stop
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
+	stdout := &limitedBuffer{limit: limit, over: stop}
+	stderr := &limitedBuffer{limit: limit, over: stop}
+	p, err := openPipes(cmd, c.Stdin != nil)
+	if err != nil {
+		return Result{}, err
+	}
+	env := c.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	t, err := startTree(cmd, env)
+	p.closeChildEnds()
+	if err != nil {
+		p.close()
 		return Result{}, startError(c, err)
 	}
-
+	defer t.finish()
+	done := p.transfer(c.Stdin, stdout, stderr)
 	exited := make(chan struct{})
-	watched := make(chan struct{})
-	var stopErr error
+	var waitErr error
 	go func() {
-		defer close(watched)
-		var immediate bool
+		waitErr = cmd.Wait()
+		t.leaderDone()
+		close(exited)
+	}()
+
+	var stopErr error
+	immediate := false
+	for waitExit, waitIO := exited, done; (waitExit != nil || waitIO != nil) && stopErr == nil; {
 		select {
-		case <-exited:
-			return
+		case <-waitExit:
+			waitExit = nil
+		case <-waitIO:
+			waitIO = nil
 		case <-ctx.Done():
 			stopErr = context.Cause(ctx)
 			var k *killNow
 			immediate = errors.As(stopErr, &k)
 		case stopErr = <-stop:
 		}
-		terminate(cmd.Process, immediate, c.Force)
-	}()
-	err := cmd.Wait()
-	close(exited)
-	// A stop that began finishes its SIGKILL step before Run returns, so
-	// that descendants that ignored SIGTERM are gone too.
-	<-watched
+	}
 	if stopErr != nil {
+		settled := make(chan struct{})
+		go func() {
+			<-exited
+			<-done
+			close(settled)
+		}()
+		terminate(t, immediate, c.Force, settled)
+		grace := time.NewTimer(pipeGrace)
+		for _, ch := range []chan struct{}{exited, done} {
+			select {
+			case <-ch:
+			case <-grace.C:
+			}
+		}
+		grace.Stop()
+		p.close()
+		<-done
 		return Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Code: -1}, stopErr
 	}
+	p.close()
 	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
-		return Result{}, err
+	if waitErr != nil && !errors.As(waitErr, &exit) {
+		return Result{}, waitErr
 	}
 	return Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Code: cmd.ProcessState.ExitCode()}, nil
 }
 
-// terminate stops p's process group: SIGKILL at once when immediate, else
-// SIGTERM and SIGKILL after termGrace, or as soon as force is closed.
-func terminate(p *os.Process, immediate bool, force <-chan struct{}) {
+// terminate stops t: SIGKILL at once when immediate, else SIGTERM and
+// SIGKILL after termGrace, or as soon as force is closed, or as soon as
+// the leader exited, the output closed and nothing of the tree is left.
+func terminate(t *tree, immediate bool, force, settled <-chan struct{}) {
 	if !immediate {
-		signalGroup(p, sigTerm)
+		t.signal(sigTerm)
 		timer := time.NewTimer(termGrace)
-		select {
-		case <-timer.C:
-		case <-force:
-			timer.Stop()
+		defer timer.Stop()
+	grace:
+		for {
+			select {
+			case <-timer.C:
+				break grace
+			case <-force:
+				break grace
+			case <-settled:
+				if t.gone() {
+					return
+				}
+				settled = nil
+			}
 		}
 	}
-	signalGroup(p, sigKill)
+	t.kill()
+}
+
+// pipes are the child's standard streams. Run reads and writes them
+// itself rather than leaving it to exec.Cmd, whose Wait would wait for
+// every process that holds them, escaped or not.
+type pipes struct {
+	child           []*os.File // the child's ends, closed once it started
+	inW, outR, errR *os.File
+	closeOnce       sync.Once
+}
+
+func openPipes(cmd *exec.Cmd, stdin bool) (*pipes, error) {
+	p := &pipes{}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	p.outR, p.errR = outR, errR
+	p.child = []*os.File{outW, errW}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	if stdin {
+		inR, inW, err := os.Pipe()
+		if err != nil {
+			p.closeChildEnds()
+			p.close()
+			return nil, err
+		}
+		p.inW = inW
+		p.child = append(p.child, inR)
+		cmd.Stdin = inR
+	}
+	return p, nil
+}
+
+func (p *pipes) closeChildEnds() {
+	for _, f := range p.child {
+		f.Close()
+	}
+}
+
+// close closes Run's ends: a transfer still under way ends.
+func (p *pipes) close() {
+	p.closeOnce.Do(func() {
+		p.outR.Close()
+		p.errR.Close()
+		if p.inW != nil {
+			p.inW.Close()
+		}
+	})
+}
+
+// transfer writes stdin to the child and reads its output until both
+// output pipes reach end of file and stdin is written (or refused: a child
+// that exits without reading it all is not an error). done is closed then.
+func (p *pipes) transfer(stdin []byte, stdout, stderr io.Writer) (done chan struct{}) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		_, _ = io.Copy(stdout, p.outR)
+	}()
+	go func() {
+		defer wg.Done()
+		_, _ = io.Copy(stderr, p.errR)
+	}()
+	if p.inW != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = p.inW.Write(stdin)
+			p.inW.Close()
+		}()
+	}
+	done = make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	return done
 }
 
 // startError explains a failed start.
