@@ -344,3 +344,12 @@ func TestReadmeExample(t *testing.T) {
 		t.Errorf("options: %+v", opts)
 	}
 }
+
+// TestShellcheckDisabled: enabled: false turns shellcheck off whatever the
+// command line found.
+func TestShellcheckDisabled(t *testing.T) {
+	c := Parse(".lobsterrc.yaml", []byte("shellcheck: {enabled: false}\n"))
+	if opts := c.CheckOptions(check.Options{Shellcheck: "/usr/bin/shellcheck"}); opts.Shellcheck != "" {
+		t.Errorf("shellcheck still runs: %q", opts.Shellcheck)
+	}
+}
