@@ -22,6 +22,11 @@ const (
 	DefaultMaxHTTPResponse = 64 << 20
 )
 
+// maxDataFile bounds the files the commands read (template --file, state
+// values, the LLM cache) as an output stream is bounded; they are read with
+// package bounded, which also refuses a FIFO or a device without waiting.
+const maxDataFile = DefaultMaxOutput
+
 // OutputLimit is the per-stream output limit of a child process whose
 // environment getenv reads.
 func OutputLimit(getenv func(string) string) (int64, error) {

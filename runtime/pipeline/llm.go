@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/state"
@@ -152,7 +153,7 @@ func llmInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 		if err := context.Cause(ctx); err != nil {
 			return Output{}, err
 		}
-		if data, err := os.ReadFile(cachePath); err == nil {
+		if data, err := bounded.ReadFile(cachePath, maxDataFile); err == nil {
 			if v, err := jsvalue.Parse(data); err == nil {
 				if list, ok := property(v, "items", false).([]any); ok && property(v, "cacheKey", false) == cacheKey {
 					return Output{Items: replayed(list, "cache")}, nil
@@ -371,7 +372,7 @@ func llmRunState(ctx context.Context, e *Env, key, kind, cacheKey string) ([]any
 	if err != nil {
 		return nil, false
 	}
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, maxDataFile)
 	if err != nil {
 		return nil, false
 	}

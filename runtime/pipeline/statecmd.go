@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"slices"
 	"syscall"
 
+	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/state"
 )
@@ -50,7 +50,7 @@ func stateGetCommand(ctx context.Context, c *Call) (Output, error) {
 	case !errors.Is(err, syscall.EACCES) && !errors.Is(err, syscall.EPERM) && !errors.Is(err, syscall.EROFS):
 		return Output{}, err
 	} // else: the lock cannot be created at all; writes are atomic, so read without it
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, maxDataFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Output{Items: []any{nil}}, nil
 	}
@@ -131,7 +131,7 @@ func writeLocked(ctx context.Context, s *state.Store, key string, next func(old 
 		return err
 	}
 	defer lock.Unlock()
-	old, err := os.ReadFile(path)
+	old, err := bounded.ReadFile(path, maxDataFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

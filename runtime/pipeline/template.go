@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
@@ -29,7 +29,7 @@ func templateCommand(ctx context.Context, c *Call) (Output, error) {
 			if !filepath.IsAbs(file) && c.Env.Dir != "" {
 				file = filepath.Join(c.Env.Dir, file)
 			}
-			data, err := os.ReadFile(file)
+			data, err := bounded.ReadFile(file, maxDataFile)
 			if err != nil {
 				return Output{}, nodeFileError(err, name)
 			}
