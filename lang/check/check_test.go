@@ -94,3 +94,24 @@ func TestNulInBlockScalar(t *testing.T) {
 		t.Errorf("got %v", got)
 	}
 }
+
+// TestSubworkflowTooLarge: a child over the size limit is a finding (from
+// its size, without reading it), since the step fails when it loads it.
+func TestSubworkflowTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "big.lobster"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(10 << 30); err != nil {
+		t.Skipf("no sparse files: %v", err)
+	}
+	f.Close()
+	parent := filepath.Join(dir, "parent.lobster")
+	file, diags := parser.Parse(parent, []byte("steps:\n  - id: sub\n    workflow: ./big.lobster\n"))
+	got := check.RunWith(file, diags, []*check.Analyzer{check.SubworkflowInvalid}, check.Options{Path: parent})
+	want := `sub-workflow "./big.lobster" is not read: the file is 10737418240 bytes; files over 8388608 bytes are not read; the step fails when it loads the child`
+	if len(got) != 1 || got[0].Message != want || got[0].Range.Start.Line != 3 {
+		t.Errorf("got %v", got)
+	}
+}

@@ -332,10 +332,10 @@ var SubworkflowInvalid = &Analyzer{
 	Severity: source.Error,
 	Summary:  "the child workflow of a workflow: step has errors that make it fail",
 	Doc: `The child of a workflow: step is loaded and validated afresh each time the step runs
-(WF §2.7), so a child that does not load (YAML errors, load-time validation) fails the calling
-step, and a condition or pipeline of the child that does not parse fails it when it runs. The
-finding stands on the workflow: value and lists the child's errors as related locations in the
-child file.`,
+(WF §2.7), so a child that does not load (YAML errors, load-time validation, a file over the size
+limit) fails the calling step, and a condition or pipeline of the child that does not parse fails it
+when it runs. The finding stands on the workflow: value and lists the child's errors as related
+locations in the child file.`,
 	Bad:  "# child.lobster has a step without an id\nsteps:\n  - id: sub\n    workflow: child.lobster",
 	Good: "# child.lobster loads\nsteps:\n  - id: sub\n    workflow: child.lobster",
 	Run:  runSubworkflowInvalid,
@@ -356,6 +356,15 @@ func runSubworkflowInvalid(p *Pass) {
 	l := &subLoader{p: p}
 	for _, c := range calls {
 		child := l.load(c.File)
+		if d, ok := parser.LimitDiagnostic(child.Name, child.Err); ok {
+			f := p.Finding(ast.SpanOf(c.Value), "sub-workflow %q%s is not read: %s; the step fails when it loads the child",
+				c.Value.Scalar.Text, defaultedNote(c), d.Message)
+			if len(c.Defaulted) > 0 {
+				f.Severity = source.Warning
+			}
+			p.Report(f)
+			continue
+		}
 		if child.Err != nil {
 			continue // subworkflow-missing
 		}
