@@ -105,9 +105,10 @@ func attempt(x Executor, ctx Ctx, id string, timeout time.Duration, try func(Ctx
 // an OpenClaw tool call, an agent turn, a mail), whatever it failed of
 // afterwards, as in the reference: the request may have taken effect.
 // try gets the function its commands call when they dispatch one; it also
-// tells up, the enclosing attempt's (nil for none).
+// tells up, the enclosing attempt's (nil for none). beforeRetry, when
+// set, is called before each retry; its error ends the attempts.
 func withRetry(x Executor, ctx Ctx, id string, p retryPolicy, timeout time.Duration, stderr io.Writer,
-	up func(), try func(actx Ctx, dispatched func()) (*jsvalue.Object, error)) (*jsvalue.Object, error) {
+	up func(), beforeRetry func() error, try func(actx Ctx, dispatched func()) (*jsvalue.Object, error)) (*jsvalue.Object, error) {
 	p.random = func() float64 { return x.Random(ctx) }
 	for n := 1; ; n++ {
 		var sent atomic.Bool // parallel branches report from their own goroutines
@@ -120,6 +121,11 @@ func withRetry(x Executor, ctx Ctx, id string, p retryPolicy, timeout time.Durat
 		rec, err := attempt(x, ctx, id, timeout, func(actx Ctx) (*jsvalue.Object, error) { return try(actx, dispatched) })
 		if err == nil || n >= p.max || ctx.Err() != nil || isFatal(err) || sent.Load() {
 			return rec, err
+		}
+		if beforeRetry != nil {
+			if err := beforeRetry(); err != nil {
+				return nil, err
+			}
 		}
 		d := p.delay(n)
 		fmt.Fprintf(stderr, "[RETRY] Step '%s' failed (attempt %d/%d): %s. Retrying in %dms...\n", id, n, p.max, err, d.Milliseconds())

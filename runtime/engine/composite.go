@@ -33,13 +33,22 @@ type command struct {
 	// dispatched is the enclosing attempt's: the command tells it when it
 	// sent a request that must not be sent twice.
 	dispatched func()
+	// hold, for a parallel branch racing the others, keeps its LLM
+	// charges until it wins.
+	hold *llmHold
 }
 
 // runCommand runs one command under a retry policy and timeout.
 func (r *runner) runCommand(ctx Ctx, c command, policy retryPolicy, timeout time.Duration) (*jsvalue.Object, error) {
-	return r.x.Command(ctx, &Call{ID: c.id, Retry: policy, Timeout: timeout, OnDispatch: c.dispatched, Prepare: func() (*Command, error) {
+	llm := r.llmScope(c.id)
+	llm.hold = c.hold
+	call := &Call{ID: c.id, Retry: policy, Timeout: timeout, OnDispatch: c.dispatched, LLM: llm, Prepare: func() (*Command, error) {
 		return r.prepare(c)
-	}})
+	}}
+	if policy.max > 1 {
+		call.BeforeRetry = r.beforeRetry
+	}
+	return r.x.Command(ctx, call)
 }
 
 // prepare resolves a command for an attempt: a pipeline, or else a shell
@@ -149,7 +158,8 @@ func (r *runner) forEach(ctx Ctx, step *ast.Step, dispatched func()) (*jsvalue.O
 				return nil, err
 			}
 			scope[subID] = rec
-			r.costs.bill(id+"."+subID, rec)
+			r.billStep(id+"."+subID, rec, nil)
+			r.settleUnbilled()
 			if err := r.costs.check(r.limit); err != nil {
 				return nil, err
 			}
@@ -203,10 +213,16 @@ func (r *runner) parallel(ctx Ctx, step *ast.Step, dispatched func()) (*jsvalue.
 		return nil, err
 	}
 	settled := r.x.NewQueue(ctx, len(branches))
+	// Racing branches (wait: any) hold their LLM charges: only the
+	// winner's spend counts, as in the reference.
+	holds := make([]*llmHold, len(branches))
 	for i, b := range branches {
+		if waitAny {
+			holds[i] = &llmHold{ledger: r.ledger}
+		}
 		r.x.Go(bctx, func(bctx Ctx) {
 			rec, err := r.runCommand(bctx, command{id: b.IDText(), step: b, scope: scope,
-				env: []*ast.Field{step.Env, b.Env}, cwd: []*ast.Field{b.Cwd, step.Cwd}, dispatched: dispatched}, once, 0)
+				env: []*ast.Field{step.Env, b.Env}, cwd: []*ast.Field{b.Cwd, step.Cwd}, dispatched: dispatched, hold: holds[i]}, once, 0)
 			settled.Put(bctx, branchResult{i, rec, err})
 		})
 	}
@@ -224,7 +240,9 @@ func (r *runner) parallel(ctx Ctx, step *ast.Step, dispatched func()) (*jsvalue.
 			return nil, first.err
 		}
 		b := branches[first.index]
+		holds[first.index].release()
 		r.store(b.IDText(), first.record)
+		r.branches = []branchBill{{b.IDText(), first.record}}
 		return jsvalue.Obj("id", id, "stdout", get(first.record, "stdout"),
 			"json", jsvalue.Obj(b.IDText(), get(first.record, "json"))), nil
 	}
@@ -250,6 +268,7 @@ func (r *runner) parallel(ctx Ctx, step *ast.Step, dispatched func()) (*jsvalue.
 	for i, res := range results {
 		bid := branches[i].IDText()
 		r.store(bid, res.record)
+		r.branches = append(r.branches, branchBill{bid, res.record})
 		merged.Set(bid, get(res.record, "json"))
 	}
 	return jsvalue.Obj("id", id, "stdout", jsvalue.Stringify(merged, ""), "json", merged), nil
@@ -308,6 +327,7 @@ func (r *runner) subWorkflow(ctx Ctx, step *ast.Step, dispatched func()) (*jsval
 	if err := r.x.Claim(ctx); err != nil {
 		return nil, err
 	}
+	composed := &llmParent{ledger: r.ledger, marks: r.marks, step: id}
 	opts := Options{
 		Args:     childArgs,
 		Env:      Env(r.base, r.args, r.results, r.w.Env, step.Env),
@@ -318,6 +338,7 @@ func (r *runner) subWorkflow(ctx Ctx, step *ast.Step, dispatched func()) (*jsval
 		Composed: true,
 		// A dispatch in the child makes this step's attempt final.
 		OnDispatch: dispatched,
+		composedBy: composed,
 	}
 	res, err := r.x.RunWorkflow(ctx, child, opts)
 	var halt *haltInComposition
@@ -342,7 +363,13 @@ func (r *runner) subWorkflow(ctx Ctx, step *ast.Step, dispatched func()) (*jsval
 	} else if len(res.Output) > 0 {
 		stdout = jsvalue.Stringify(value, "")
 	}
-	return jsvalue.Obj("id", id, "stdout", stdout, "json", value), nil
+	record := jsvalue.Obj("id", id, "stdout", stdout, "json", value)
+	if composed.sources != nil {
+		r.marks.mu.Lock()
+		r.marks.sources[record] = composed.sources
+		r.marks.mu.Unlock()
+	}
+	return record, nil
 }
 
 // within reports whether path lies inside the directory dir (both

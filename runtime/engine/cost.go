@@ -3,12 +3,11 @@ package engine
 import (
 	"fmt"
 	"io"
-	"maps"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
@@ -30,28 +29,25 @@ var builtinPrices = map[string]price{
 
 // costEntry is the usage of one item of a step's output.
 type costEntry struct {
-	stepID, model string
-	in, out       float64
-	usd           float64
+	stepID  string
+	model   any // a string, or nil
+	in, out float64
+	usd     float64
 }
 
-// costs tracks a run's LLM usage (workflow spec §4.7): any step whose json
-// is an object, or an array of objects, with an object-valued usage is
-// billed at the model's price.
+// costs tracks a run's LLM usage (workflow spec §4.7): the tracker of
+// what each step cost. Which usage it is given is decided by the run's
+// spend ledger (llmspend.go): each provider call once, however often its
+// answer is passed on, and any usage a step prints each time.
 type costs struct {
 	prices  map[string]price
 	entries []costEntry
 	warned  map[string]bool
 	stderr  io.Writer
-	// billed holds the LLM answers already billed in this run (kind and
-	// cache key): the same answer seen again — re-emitted by a later
-	// step, replayed from the cache or the run state, carried across a
-	// pause — is billed once.
-	billed map[string]bool
 }
 
 func newCosts(getenv func(string) string, stderr io.Writer) *costs {
-	c := &costs{prices: builtinPrices, warned: map[string]bool{}, stderr: stderr, billed: map[string]bool{}}
+	c := &costs{prices: builtinPrices, warned: map[string]bool{}, stderr: stderr}
 	if text := getenv("LOBSTER_LLM_PRICING_JSON"); text != "" {
 		if custom, ok := parsePricing(text); ok {
 			c.prices = make(map[string]price, len(builtinPrices)+len(custom))
@@ -89,67 +85,53 @@ func parsePricing(text string) (map[string]price, bool) {
 
 func finiteNonNegative(f float64) bool { return f >= 0 && !math.IsInf(f, 0) && !math.IsNaN(f) }
 
-// bill records the usage in a step's result.
-func (c *costs) bill(stepID string, record *jsvalue.Object) {
-	var items []any
-	switch v := get(record, "json").(type) {
-	case *jsvalue.Object:
-		items = []any{v}
-	case []any:
-		items = v
+// record bills one usage record of step stepID at the model's price:
+// the reference's recordUsage. A model that is not a non-blank string, or
+// has no price, costs nothing (warned once per model).
+func (c *costs) record(stepID string, model any, usage *jsvalue.Object) {
+	e := costEntry{stepID: stepID, in: tokens(usage, "inputTokens", "input_tokens", "prompt_tokens"),
+		out: tokens(usage, "outputTokens", "output_tokens", "completion_tokens")}
+	name, isString := model.(string)
+	if isString {
+		e.model = name
 	}
-	for _, it := range items {
-		o, _ := it.(*jsvalue.Object)
-		usage, _ := get(o, "usage").(*jsvalue.Object)
-		if usage == nil {
-			continue
-		}
-		if key := llmAnswerKey(o); key != "" {
-			if c.billed[key] {
-				continue
-			}
-			c.billed[key] = true
-		}
-		e := costEntry{stepID: stepID, in: tokens(usage, "inputTokens", "input_tokens", "prompt_tokens"),
-			out: tokens(usage, "outputTokens", "output_tokens", "completion_tokens")}
-		model, _ := get(o, "model").(string)
-		e.model = model
-		p, known := c.prices[model]
-		if !known {
-			shown := "<missing>"
-			if model != "" {
-				shown = model
-			}
-			if !c.warned[shown] {
-				c.warned[shown] = true
-				fmt.Fprintf(c.stderr, "[WARN] No LLM pricing configured for model %s; recording zero cost. Set LOBSTER_LLM_PRICING_JSON to enable cost_limit enforcement for this model.\n", jsvalue.Stringify(shown, ""))
-			}
-		}
-		e.usd = round6((e.in*p.input + e.out*p.output) / 1e6)
-		c.entries = append(c.entries, e)
+	p, known := c.prices[name]
+	if strings.TrimSpace(name) == "" {
+		known, name = false, "<missing>"
 	}
+	if !known && !c.warned[name] {
+		c.warned[name] = true
+		fmt.Fprintf(c.stderr, "[WARN] No LLM pricing configured for model %s; recording zero cost. Set LOBSTER_LLM_PRICING_JSON to enable cost_limit enforcement for this model.\n", jsvalue.Stringify(name, ""))
+	}
+	if known {
+		e.usd = (e.in*p.input + e.out*p.output) / 1e6
+	}
+	c.entries = append(c.entries, e)
 }
 
-// llmAnswerKey identifies an answer of llm.invoke or llm_task.invoke by its
-// kind and cache key; "" for any other item, which is billed each time.
-func llmAnswerKey(o *jsvalue.Object) string {
-	kind, _ := get(o, "kind").(string)
-	key, _ := get(o, "cacheKey").(string)
-	if (kind != "llm.invoke" && kind != "llm_task.invoke") || key == "" {
-		return ""
-	}
-	return kind + ":" + key
-}
-
-// tokens is the first of keys set in usage, floored; negative or
-// non-numeric counts are 0.
+// tokens is the first of keys set (not null) in usage as JavaScript's
+// Number() reads it, floored; a count that is negative or not a finite
+// number is 0.
 func tokens(usage *jsvalue.Object, keys ...string) float64 {
 	for _, k := range keys {
-		v := get(usage, k)
-		if v == jsvalue.Undefined || v == nil {
+		var n float64
+		switch v := get(usage, k).(type) {
+		case nil:
 			continue
+		case float64:
+			n = v
+		case string:
+			n, _ = js.Number(v)
+		case bool:
+			if v {
+				n = 1
+			}
+		default:
+			if v == jsvalue.Undefined {
+				continue
+			}
 		}
-		if n, ok := v.(float64); ok && n > 0 && !math.IsInf(n, 0) {
+		if n > 0 && !math.IsInf(n, 0) {
 			return math.Floor(n)
 		}
 		return 0
@@ -166,9 +148,6 @@ func (c *costs) total() float64 {
 	}
 	return sum
 }
-
-// billedKeys are the LLM answers billed so far, for the resume state.
-func (c *costs) billedKeys() []string { return slices.Sorted(maps.Keys(c.billed)) }
 
 // summary is the cost as the resume state stores it; nil when nothing was
 // billed.
@@ -188,20 +167,22 @@ func (c *costs) summary() *jsvalue.Object {
 
 // restore reloads the spend stored in a resume state, so that cost_limit
 // covers the whole run across its pauses.
-func (c *costs) restore(summary any, billed []string) {
-	for _, k := range billed {
-		c.billed[k] = true
-	}
+func (c *costs) restore(summary any) {
 	o, _ := summary.(*jsvalue.Object)
 	list, _ := get(o, "byStep").([]any)
 	for _, it := range list {
 		e, _ := it.(*jsvalue.Object)
 		var ce costEntry
-		ce.stepID, _ = get(e, "stepId").(string)
-		ce.model, _ = get(e, "model").(string)
-		ce.in, _ = get(e, "inputTokens").(float64)
-		ce.out, _ = get(e, "outputTokens").(float64)
-		ce.usd, _ = get(e, "costUsd").(float64)
+		if ce.stepID, _ = get(e, "stepId").(string); ce.stepID == "" {
+			continue
+		}
+		if m, ok := get(e, "model").(string); ok {
+			ce.model = m
+		}
+		ce.in, ce.out = tokens(e, "inputTokens"), tokens(e, "outputTokens")
+		if usd, ok := get(e, "costUsd").(float64); ok && usd > 0 && !math.IsInf(usd, 0) {
+			ce.usd = usd
+		}
 		c.entries = append(c.entries, ce)
 	}
 }
@@ -233,7 +214,7 @@ func (c *costs) check(limit *costLimit) error {
 	if limit == nil {
 		return nil
 	}
-	total := c.total()
+	total := round6(c.total())
 	if total <= limit.maxUSD {
 		return nil
 	}

@@ -38,33 +38,37 @@ steps:
 	}
 }
 
-// TestLLMAnswerBilledOnce: an answer re-emitted by a later step (the same
-// kind and cache key) is billed once; a shell step printing usage of its
-// own is billed as always.
-func TestLLMAnswerBilledOnce(t *testing.T) {
+// TestLLMAnswerBilling: a provider call is billed once however its
+// answer is passed on inside the run (a pipeline given it as input, a
+// projection keeping its usage); usage that comes back as text (a shell
+// step re-emitting it, or printing an object that claims to be an answer)
+// is billed each time, so that cost_limit cannot be talked out of a
+// charge by a step's output.
+func TestLLMAnswerBilling(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"ok":true,"result":{"runId":"r1","model":"gpt-4o","output":{"text":"hi"},"usage":{"inputTokens":100}}}`)
 	}))
 	defer srv.Close()
-	src := `cost_limit:
-  max_usd: 0.0003
+	head := `cost_limit:
+  max_usd: 0.0004
 env:
   LOBSTER_LLM_ADAPTER_URL: ` + srv.URL + `/
 steps:
   - id: ask
     pipeline: llm.invoke --prompt hi --model gpt-4o --disable-cache
-  - id: again
-    run: cat
-    stdin: $ask.json
 `
-	got, log, err := runLogged(t, src, "")
-	if err != nil || !strings.Contains(got, `"kind":"llm.invoke"`) || strings.Contains(log, "exceeds limit") {
-		t.Errorf("re-emitted answer: %s, %v, log %q", got, err, log)
-	}
-	fake := src + `  - id: fake
-    run: echo '{"model":"gpt-4o","usage":{"inputTokens":100}}'
-`
-	if _, log, err := runLogged(t, fake, ""); err != nil || !strings.Contains(log, "[WARN] Cost $0.0005 exceeds limit $0.00") {
-		t.Errorf("own usage: %v, log %q", err, log)
+	for _, tt := range []struct {
+		name, steps string
+		over        bool // $0.0005 > $0.0004: billed twice
+	}{
+		{"pipeline input", "  - id: again\n    pipeline: json\n    stdin: $ask.json\n", false},
+		{"projection", "  - id: again\n    pipeline: pick model,usage\n    stdin: $ask.json\n", false},
+		{"shell re-emission", "  - id: again\n    run: cat\n    stdin: $ask.json\n", true},
+		{"claimed answer", "  - id: fake\n    run: echo '{\"kind\":\"llm.invoke\",\"cacheKey\":\"k\",\"replayed\":true,\"model\":\"gpt-4o\",\"usage\":{\"inputTokens\":100}}'\n", true},
+	} {
+		_, log, err := runLogged(t, head+tt.steps, "")
+		if over := strings.Contains(log, "[WARN] Cost $0.0005 exceeds limit $0.00"); err != nil || over != tt.over {
+			t.Errorf("%s: %v, log %q; billed twice: %v, want %v", tt.name, err, log, over, tt.over)
+		}
 	}
 }

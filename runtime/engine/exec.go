@@ -8,6 +8,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/pipeline"
 )
 
 // The control logic of a run (conditions, references, on_error, retry,
@@ -92,6 +93,13 @@ type Call struct {
 	// attempt (a loop's, a parallel block's, a sub-workflow step's) is
 	// not retried either. An attempt that dispatched is never retried.
 	OnDispatch func()
+	// LLM hears of the LLM answers the command produces (see
+	// pipeline.LLMAccounting); nil: none are told.
+	LLM pipeline.LLMAccounting
+	// BeforeRetry, when set, is called after a failed attempt that would
+	// be retried; its error ends the attempts instead (a cost_limit that
+	// the failed attempt's spend went over).
+	BeforeRetry func() error
 }
 
 // MaxAttempts is the number of attempts the policy allows (at least 1).

@@ -35,6 +35,9 @@ type Host struct {
 	// sends a request that must never be sent twice (see
 	// pipeline.Env.Dispatch): an attempt that did is not retried.
 	Dispatch func()
+	// LLM hears of the LLM answers a pipeline produces (see
+	// pipeline.LLMAccounting).
+	LLM pipeline.LLMAccounting
 }
 
 // Perform runs a command: a shell command's process, or a pipeline's
@@ -119,6 +122,7 @@ func performPipeline(ctx context.Context, cmd *Command, h Host) (*jsvalue.Object
 		StateDir: h.StateDir,
 		Force:    h.Force,
 		Dispatch: h.Dispatch,
+		LLM:      h.LLM,
 	}
 	if t := h.Terminal; t != nil {
 		// On a terminal, approve and ask prompt there.
@@ -156,7 +160,11 @@ func performPipeline(ctx context.Context, cmd *Command, h Host) (*jsvalue.Object
 		}
 		return nil, &haltError{fmt.Sprintf("Workflow step %s halted before completion at pipeline stage %s", cmd.ID, name)}
 	}
-	return pipelineResult(cmd.ID, res.Items, rendered.String()), nil
+	record := pipelineResult(cmd.ID, res.Items, rendered.String())
+	if s, ok := h.LLM.(*llmScope); ok && len(res.Items) == 0 && len(res.RenderedItems) > 0 {
+		s.rendered(record, res.RenderedItems)
+	}
+	return record, nil
 }
 
 // A Suspension is a top-level pipeline step that asked for input: the

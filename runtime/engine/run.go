@@ -55,6 +55,9 @@ type Options struct {
 	Dir string
 	// Composed is set for a sub-workflow: its gates cannot pause.
 	Composed bool
+	// composedBy is the LLM accounting of the run that runs this one as
+	// a sub-workflow.
+	composedBy *llmParent
 	// OnDispatch, when set, hears that a command of the run sent a
 	// request that must never be sent twice (see pipeline.Env.Dispatch):
 	// a sub-workflow reports it to its parent step's attempt, which is
@@ -117,6 +120,11 @@ func Execute(ctx Ctx, x Executor, f *ast.File, opts Options) (envelope.Result, e
 		}
 	}
 	r := &runner{x: x, opts: opts, w: w, results: render.Results{}, steps: jsvalue.NewObject()}
+	if p := opts.composedBy; p != nil {
+		r.marks, r.ledger = p.marks, &ledger{parent: p.ledger, parentStep: p.step}
+	} else {
+		r.marks, r.ledger = newLLMMarks(), &ledger{}
+	}
 	if r.opts.Stderr == nil {
 		r.opts.Stderr = io.Discard
 	}
@@ -143,6 +151,11 @@ type runner struct {
 	last    *jsvalue.Object // the last completed step's result
 	costs   *costs
 	limit   *costLimit
+	ledger  *ledger   // the run's LLM calls, billed or not (llmspend.go)
+	marks   *llmMarks // the LLM answers, shared with sub-workflows
+	// branches are the branch results of the parallel step that just
+	// succeeded, billed with it.
+	branches []branchBill
 
 	continuation *Continuation // a resumed pipeline step's answer, until it runs
 }
@@ -182,7 +195,10 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 	}
 	r.limit = costLimitOf(r.w)
 	if rs != nil {
-		r.costs.restore(rs.Saved.Cost, rs.Saved.LLMBilled)
+		r.costs.restore(rs.Saved.Cost)
+		r.ledger.restore(rs.Saved.LLMSpend, false)
+		r.ledger.restore(rs.Saved.LLMBilled, true)
+		r.restoreLLMMarks(r.steps, rs.Saved.LLMBilled)
 	}
 
 	again := -1 // a step that goes on after its pipeline's question was answered
@@ -218,6 +234,7 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 			}
 			continue
 		}
+		r.branches = nil
 		record, err := r.execute(ctx, step)
 		var asked *Suspension
 		if errors.As(err, &asked) {
@@ -241,6 +258,8 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 			// The failure is recorded; the output stays the last
 			// successful step's.
 			r.store(id, jsvalue.Obj("id", id, "error", true, "errorMessage", err.Error()))
+			// A call the failed step paid for is spend all the same.
+			r.settleUnbilled()
 			if err := r.costs.check(r.limit); err != nil {
 				return envelope.Result{}, err
 			}
@@ -251,7 +270,15 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 		}
 		r.store(id, record)
 		r.last = record
-		r.costs.bill(id, record)
+		// One accounting group per step: its parallel branches and its
+		// own result settle together, then what no item carried.
+		var group []deferredCharge
+		for _, b := range r.branches {
+			r.billStep(b.id, b.record, &group)
+		}
+		r.billStep(id, record, &group)
+		r.settleDeferred(group)
+		r.settleUnbilled()
 		r.event(StepFinished, idx, len(steps), id, nil)
 		if err := r.costs.check(r.limit); err != nil {
 			return envelope.Result{}, err
@@ -266,8 +293,16 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 			}
 		}
 	}
+	r.settleUnbilled()
 	if err := r.costs.check(r.limit); err != nil {
 		return envelope.Result{}, err
+	}
+	if p := r.opts.composedBy; p != nil && r.last != nil {
+		// A child whose last step rendered its items hands those on, so
+		// that the parent bills the same objects.
+		r.marks.mu.Lock()
+		p.sources = r.marks.sources[r.last]
+		r.marks.mu.Unlock()
 	}
 	output := []any{}
 	if r.last != nil {
@@ -283,7 +318,7 @@ func (r *runner) settings() error {
 	r.base = BaseEnv(r.opts.Env, r.args)
 	fresh := newCosts(r.getenv, r.opts.Stderr)
 	if r.costs != nil {
-		fresh.entries, fresh.billed = r.costs.entries, r.costs.billed
+		fresh.entries = r.costs.entries
 	}
 	r.costs = fresh
 	return nil
@@ -311,15 +346,15 @@ func (r *runner) execute(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
 	// reference.
 	switch {
 	case step.ForEach != nil:
-		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
+		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, r.beforeRetry, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
 			return r.forEach(actx, step, dispatched)
 		})
 	case step.Parallel != nil:
-		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
+		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, r.beforeRetry, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
 			return r.parallel(actx, step, dispatched)
 		})
 	case step.Workflow != nil:
-		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
+		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, r.beforeRetry, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
 			return r.subWorkflow(actx, step, dispatched)
 		})
 	}
@@ -435,7 +470,7 @@ func (r *runner) saved(at int) *Saved {
 	if sum := r.costs.summary(); sum != nil {
 		s.Cost = sum
 	}
-	s.LLMBilled = r.costs.billedKeys()
+	s.LLMSpend, s.LLMBilled = r.ledger.state()
 	if rs := r.opts.Resume; rs != nil {
 		s.Superseded = append(append([]string{}, rs.Saved.Superseded...), rs.Key)
 	}
@@ -467,4 +502,29 @@ func onErrorOf(f *ast.Field) string {
 		}
 	}
 	return "stop"
+}
+
+// beforeRetry is what happens before a failed step is retried: under
+// cost_limit with action stop, the failed attempt's spend is billed and a
+// limit it went over stops the run instead.
+func (r *runner) beforeRetry() error {
+	if r.limit == nil || !r.limit.stop {
+		return nil
+	}
+	r.settleUnbilled()
+	return r.costs.check(r.limit)
+}
+
+// llmParent is a sub-workflow's view of its parent's LLM accounting.
+type llmParent struct {
+	ledger  *ledger
+	marks   *llmMarks
+	step    string // the parent's step: the child's calls are its spend
+	sources []any  // set by the child: the items its last step rendered
+}
+
+// branchBill is a parallel branch's result to bill.
+type branchBill struct {
+	id     string
+	record *jsvalue.Object
 }

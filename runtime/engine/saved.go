@@ -35,8 +35,11 @@ type Saved struct {
 	// the stage that asked, its items and its commandInput.
 	PipelineInput any
 
-	Cost      any      // the spend so far (a cost summary), nil when none
-	LLMBilled []string // the LLM answers billed so far (see costs.billed)
+	Cost any // the spend so far (a cost summary), nil when none
+	// LLMSpend are the LLM calls not billed yet, and LLMBilled those
+	// billed, as the reference stores them: {cacheKey, count, stepId,
+	// model, usage} each (see llmspend.go).
+	LLMSpend, LLMBilled []any
 
 	Superseded []string // keys of the states this run's earlier pauses left
 	CreatedAt  string
@@ -76,12 +79,11 @@ func (s *Saved) Encode() []byte {
 	if s.Cost != nil {
 		o.Set("cost", s.Cost)
 	}
+	if len(s.LLMSpend) > 0 {
+		o.Set("llmSpend", s.LLMSpend)
+	}
 	if len(s.LLMBilled) > 0 {
-		billed := make([]any, len(s.LLMBilled))
-		for i, k := range s.LLMBilled {
-			billed[i] = k
-		}
-		o.Set("llmBilled", billed)
+		o.Set("llmBilled", s.LLMBilled)
 	}
 	superseded := make([]any, len(s.Superseded))
 	for i, k := range s.Superseded {
@@ -163,13 +165,8 @@ func DecodeSaved(data []byte) (*Saved, error) {
 	if c, ok := get(o, "cost").(*jsvalue.Object); ok {
 		s.Cost = c
 	}
-	if list, ok := get(o, "llmBilled").([]any); ok {
-		for _, k := range list {
-			if k, ok := k.(string); ok {
-				s.LLMBilled = append(s.LLMBilled, k)
-			}
-		}
-	}
+	s.LLMSpend, _ = get(o, "llmSpend").([]any)
+	s.LLMBilled, _ = get(o, "llmBilled").([]any)
 	if list, ok := get(o, "supersededResumeStateKeys").([]any); ok {
 		for _, k := range list {
 			if k, ok := k.(string); ok {

@@ -45,7 +45,7 @@ func jsonCommand(ctx context.Context, c *Call) (Output, error) {
 	if err := WriteItems(c.Env.Stdout, items); err != nil {
 		return Output{}, err
 	}
-	return Output{Rendered: true}, nil
+	return Output{Rendered: true, RenderedItems: items}, nil
 }
 
 // pickCommand is pick (§3.4): objects reduced to the listed fields.

@@ -147,7 +147,7 @@ func llmInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 	if !refresh {
 		if stateKey != "" {
 			if items, ok := llmRunState(ctx, e, stateKey, name, cacheKey); ok {
-				return Output{Items: replayed(items, "run_state")}, nil
+				return Output{Items: e.answer(cacheKey, replayed(items, "run_state"), true)}, nil
 			}
 		}
 		if err := context.Cause(ctx); err != nil {
@@ -156,7 +156,7 @@ func llmInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 		if data, err := bounded.ReadFile(cachePath, maxDataFile); err == nil {
 			if v, err := jsvalue.Parse(data); err == nil {
 				if list, ok := property(v, "items", false).([]any); ok && property(v, "cacheKey", false) == cacheKey {
-					return Output{Items: replayed(list, "cache")}, nil
+					return Output{Items: e.answer(cacheKey, replayed(list, "cache"), true)}, nil
 				}
 			}
 		}
@@ -196,6 +196,9 @@ func llmInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 		result, err = callLLM(ctx, c, provider, payload, limit)
 		if err != nil {
 			return Output{}, err
+		}
+		if usage, ok := property(result, "usage", false).(*jsvalue.Object); ok && e.LLM != nil {
+			e.LLM.Charge(cacheKey, nullIfUndefined(property(result, "model", false)), usage)
 		}
 		if !hasSchema {
 			break
@@ -256,7 +259,16 @@ func llmInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 			state.WriteFileAtomic(cachePath, stateText(jsvalue.Obj("items", itemsOut, "cacheKey", cacheKey, "storedAt", now)))
 		}
 	}
-	return Output{Items: itemsOut}, nil
+	return Output{Items: e.answer(cacheKey, itemsOut, false)}, nil
+}
+
+// answer tells the environment's LLM accounting of the items an LLM
+// command emits, and returns them.
+func (e *Env) answer(cacheKey string, items []any, replayed bool) []any {
+	if e.LLM != nil {
+		e.LLM.Answer(cacheKey, items, replayed)
+	}
+	return items
 }
 
 // llmProvider resolves the adapter to call.

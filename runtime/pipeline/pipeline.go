@@ -63,6 +63,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/commands"
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
 // Mode is how the run reports to its caller.
@@ -97,6 +98,10 @@ type Env struct {
 	// GOOS is the operating system the shell is chosen for; "" is the
 	// running one.
 	GOOS string
+	// LLM, when set, hears of the answers llm.invoke and llm_task.invoke
+	// produce, so that a workflow can bill each provider call once
+	// however its answer is passed on.
+	LLM LLMAccounting
 	// Dispatch, when set, is called right before a command sends a
 	// request that must never be sent twice, because it may take effect
 	// whatever answer comes back: an OpenClaw tool call
@@ -104,6 +109,21 @@ type Env struct {
 	// (gog.gmail.send). A workflow step does not retry an attempt that
 	// dispatched one.
 	Dispatch func()
+}
+
+// LLMAccounting is told of LLM answers as the commands produce them. The
+// items it is given are the objects the command emits: a workflow
+// recognises them, and the usage objects inside them, when they come back
+// as a later step's items, while a copy printed by a process is a new
+// object that proves nothing.
+type LLMAccounting interface {
+	// Charge is a provider call that answered, at the cost its usage
+	// reports (each call: also one whose answer then fails validation).
+	Charge(cacheKey string, model any, usage *jsvalue.Object)
+	// Answer is what an LLM command emits for cacheKey: the answer of
+	// its last call, or (replayed) one reused from the run state or the
+	// cache, which stands for a call made before.
+	Answer(cacheKey string, items []any, replayed bool)
 }
 
 // dispatch reports a request that must not be repeated (see Env.Dispatch).
@@ -154,6 +174,8 @@ type Output struct {
 	Lazy func(ctx context.Context, yield func(any) error) error
 	// Rendered: the command wrote its own output (a renderer).
 	Rendered bool
+	// RenderedItems are the items the json renderer wrote.
+	RenderedItems []any
 	// Halt stops the pipeline after this stage (approve, ask).
 	Halt bool
 	// suspend marks a halt that a resume continues at this same stage
@@ -185,8 +207,12 @@ type Call struct {
 type Result struct {
 	Items    []any
 	Rendered bool // some stage rendered its own output
-	Halted   bool
-	HaltedAt int // the index of the stage that halted, when Halted
+	// RenderedItems are the items the json renderers wrote, the objects
+	// themselves: what a workflow step bills when a renderer took them
+	// all and its json is only their text read back.
+	RenderedItems []any
+	Halted        bool
+	HaltedAt      int // the index of the stage that halted, when Halted
 	// suspend is the same-stage input request the run halted on.
 	suspend *suspension
 }
@@ -248,6 +274,7 @@ func RunWith(ctx context.Context, stages []Stage, input []any, env *Env, opts Op
 		}
 		if out.Rendered {
 			res.Rendered = true
+			res.RenderedItems = append(res.RenderedItems, out.RenderedItems...)
 		}
 		if out.pull != nil {
 			cur = pulled(out.pull, cur)
