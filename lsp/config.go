@@ -8,7 +8,6 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/lobsterdev/lobster/lang/config"
-	"github.com/lobsterdev/lobster/lang/source"
 )
 
 // configFileGlobs are the project configuration files the client is asked
@@ -85,10 +84,4 @@ func (s *Server) configChanged() {
 // which the server reads from disk rather than checking as a workflow.
 func isConfigURI(u protocol.DocumentURI) bool {
 	return config.IsConfigName(string(u))
-}
-
-// applyConfig is the findings of a document as its configuration has
-// them.
-func applyConfig(c *config.Config, snap *snapshot, diags []source.Diagnostic) []source.Diagnostic {
-	return c.Apply(snap.path, diags)
 }

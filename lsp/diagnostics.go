@@ -168,13 +168,7 @@ func (s *Server) checkContext(ctx context.Context, snap *snapshot) ([]source.Dia
 	shellcheck := s.opts.Shellcheck
 	s.mu.Unlock()
 	cfg := s.configFor(snap)
-	opts := check.Options{Path: snap.path, ReadFile: s.readFile, Shellcheck: shellcheck, Info: an.info()}
-	if cfg.Commands() != nil {
-		opts.Info = nil // the shared Info knows the built-in commands only
-	}
-	opts = cfg.CheckOptions(opts)
-	diags, err := check.RunContext(ctx, an.file, an.parseDiags, check.Rules, opts)
-	return applyConfig(cfg, snap, diags), err
+	return cfg.Check(ctx, an.file, an.parseDiags, check.Options{Path: snap.path, ReadFile: s.readFile, Shellcheck: shellcheck, Info: an.info()})
 }
 
 // readFile reads a file for the checker: from an open document when there

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -80,8 +81,8 @@ func analyzeConfigured(bin string, finder *config.Finder) analyzer {
 		}
 		cfg := finder.For(name)
 		file, diags := parser.Parse(name, src)
-		opts := cfg.CheckOptions(check.Options{Path: file.Src.Name, Shellcheck: bin})
-		return file.Src, cfg.Apply(name, check.RunWith(file, diags, check.Rules, opts))
+		diags, _ = cfg.Check(context.Background(), file, diags, check.Options{Path: file.Src.Name, Shellcheck: bin})
+		return file.Src, diags
 	}
 }
 

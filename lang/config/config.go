@@ -15,6 +15,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -224,6 +225,19 @@ func (c *Config) CheckOptions(opts check.Options) check.Options {
 		}
 	}
 	return opts
+}
+
+// Check runs the checker's rules on a parsed workflow file as the
+// configuration has it: its settings go in (CheckOptions) and its rule
+// severities and ignores apply to what comes out (Apply, for the file at
+// opts.Path). Every front end checks a workflow this way; c may be nil.
+// It stops between rules when ctx is done, as check.RunContext does.
+func (c *Config) Check(ctx context.Context, f *ast.File, parseDiags []source.Diagnostic, opts check.Options) ([]source.Diagnostic, error) {
+	if c.Commands() != nil {
+		opts.Info = nil // a shared Info knows the built-in commands only
+	}
+	diags, err := check.RunContext(ctx, f, parseDiags, check.Rules, c.CheckOptions(opts))
+	return c.Apply(opts.Path, diags), err
 }
 
 // Commands is the registry of pipeline commands with the host's: nil when

@@ -25,6 +25,8 @@
 package preview
 
 import (
+	"context"
+
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/config"
@@ -103,12 +105,10 @@ func Load(name string, src []byte, opts Options) *Result {
 	f, parseDiags := parser.Parse(name, src)
 	res := &Result{File: f, LoadErrors: parser.LoadErrors(parseDiags)}
 	if opts.NoCheck {
-		res.Diags = parseDiags
+		res.Diags = opts.Config.Apply(path, parseDiags)
 	} else {
-		copts := opts.Config.CheckOptions(check.Options{Path: path, ReadFile: opts.ReadFile, Shellcheck: opts.Shellcheck})
-		res.Diags = check.RunWith(f, parseDiags, check.Rules, copts)
+		res.Diags, _ = opts.Config.Check(context.Background(), f, parseDiags, check.Options{Path: path, ReadFile: opts.ReadFile, Shellcheck: opts.Shellcheck})
 	}
-	res.Diags = opts.Config.Apply(path, res.Diags)
 	if len(res.LoadErrors) > 0 {
 		return res
 	}
