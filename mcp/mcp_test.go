@@ -750,3 +750,46 @@ func TestStdioBadLines(t *testing.T) {
 		t.Errorf("serve: %v", err)
 	}
 }
+
+// TestProjectConfig: the tools check and preview a workflow with its
+// project configuration, as lobster check does, and report the
+// configuration's own problems; a configuration above the client's roots
+// is not read.
+func TestProjectConfig(t *testing.T) {
+	const cfg = "rules: {unknown-step-ref: warning}\ncommands:\n  ado.pr.monitor:\n    flags: {pr: {type: int, required: true}}\n    json: true\nbogus: 1\n"
+	const wf = "steps:\n  - id: watch\n    pipeline: ado.pr.monitor --pr 3\n  - id: use\n    run: cat\n    stdin: $wach.json\n"
+	dir := workspace(t, map[string]string{".lobsterrc.yaml": cfg, "w.lobster": wf, "sub/w.lobster": wf})
+	codes := func(diags []source.Diagnostic) string {
+		var out []string
+		for _, d := range diags {
+			out = append(out, d.File+":"+d.Severity.String()+":"+d.Code)
+		}
+		return strings.Join(out, " ")
+	}
+	cs := client(t, newServer(dir, Options{}), "", nil)
+	var out CheckOutput
+	if res := callTool(t, cs, "check", map[string]any{"path": "w.lobster"}, &out); res.IsError {
+		t.Fatal(errorText(t, res))
+	}
+	if got, want := codes(out.Diagnostics), ".lobsterrc.yaml:warning:config-unknown-key w.lobster:warning:unknown-step-ref"; got != want {
+		t.Errorf("check with the configuration:\n got %s\nwant %s", got, want)
+	}
+	var p PlanOutput
+	if res := callTool(t, cs, "plan", map[string]any{"path": "w.lobster"}, &p); res.IsError {
+		t.Fatal(errorText(t, res))
+	}
+	if p.Errors != 0 || !strings.Contains(codes(p.Diagnostics), "w.lobster:warning:unknown-step-ref") {
+		t.Errorf("plan with the configuration: %d errors, %s", p.Errors, codes(p.Diagnostics))
+	}
+
+	// The client's root is sub/: the configuration above it is not the
+	// workspace's.
+	cs = client(t, newServer(dir, Options{}), "", nil, filepath.Join(dir, "sub"))
+	out = CheckOutput{}
+	if res := callTool(t, cs, "check", map[string]any{"path": "w.lobster"}, &out); res.IsError {
+		t.Fatal(errorText(t, res))
+	}
+	if got := codes(out.Diagnostics); !strings.Contains(got, "w.lobster:error:unknown-pipeline-command") || !strings.Contains(got, "w.lobster:error:unknown-step-ref") || strings.Contains(got, ".lobsterrc") {
+		t.Errorf("check with the configuration above the root: %s", got)
+	}
+}

@@ -13,6 +13,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lobsterdev/lobster/lang/bounded"
+	"github.com/lobsterdev/lobster/lang/config"
+	"github.com/lobsterdev/lobster/lang/source"
 )
 
 // Paths. Every path a tool is given, and every file a workflow makes the
@@ -160,4 +162,49 @@ func (c *call) readFile(needRoots *atomic.Bool) func(string) ([]byte, error) {
 		}
 		return bounded.ReadFile(real, bounded.DefaultLimit)
 	}
+}
+
+// config is the project configuration (lang/config) of the workflow l, as
+// lobster check finds it by walking up from the workflow's directory, but
+// only when it lies in the client's roots: a configuration above them is
+// not the workspace's and is not read. Before the roots are known it asks
+// for them.
+func (c *call) config(l *loaded) (*config.Config, error) {
+	p := config.Find(filepath.Dir(l.path))
+	if p == "" {
+		return nil, nil
+	}
+	roots, err := c.roots()
+	if err != nil {
+		return nil, err
+	}
+	real, err := resolve(roots, p)
+	if err != nil {
+		return nil, nil
+	}
+	return config.Load(real), nil
+}
+
+// configDiags are the problems of the configuration cfg itself (nil for
+// none), named by its path in the first root that holds it, as lobster
+// check reports them next to the workflow's.
+func (c *call) configDiags(cfg *config.Config) []source.Diagnostic {
+	if cfg == nil {
+		return nil
+	}
+	name := cfg.Path
+	if roots, ok := c.knownRoots(); ok {
+		for _, root := range roots {
+			if rel, err := filepath.Rel(root, cfg.Path); err == nil && within(cfg.Path, root) {
+				name = filepath.ToSlash(rel)
+				break
+			}
+		}
+	}
+	var out []source.Diagnostic
+	for _, d := range cfg.Diags {
+		d.File = name
+		out = append(out, d)
+	}
+	return out
 }

@@ -235,9 +235,13 @@ type analyzed struct {
 // analyze parses and checks a workflow as lobster check does. A
 // sub-workflow read before the roots are known makes it ask for them.
 func (c *call) analyze(ctx context.Context, l *loaded) (*analyzed, error) {
+	cfg, err := c.config(l)
+	if err != nil {
+		return nil, err
+	}
 	var needRoots atomic.Bool
 	file, parseDiags := parser.Parse(l.name, l.src)
-	diags, err := check.RunContext(ctx, file, parseDiags, check.Rules, check.Options{
+	diags, err := cfg.Check(ctx, file, parseDiags, check.Options{
 		Path: l.path, ReadFile: c.readFile(&needRoots), Shellcheck: c.s.opts.Shellcheck,
 	})
 	if err != nil {
@@ -251,6 +255,7 @@ func (c *call) analyze(ctx context.Context, l *loaded) (*analyzed, error) {
 			diags[i].File = l.name
 		}
 	}
+	diags = append(diags, c.configDiags(cfg)...)
 	source.Sort(diags)
 	return &analyzed{file: file, diags: diags}, nil
 }
@@ -371,8 +376,12 @@ func (c *call) preview(in Source, provided map[string]any) (*loaded, []source.Di
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	cfg, err := c.config(l)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	var needRoots atomic.Bool
-	res := preview.Load(l.name, l.src, preview.Options{Path: l.path, Args: v, ReadFile: c.readFile(&needRoots), Shellcheck: c.s.opts.Shellcheck})
+	res := preview.Load(l.name, l.src, preview.Options{Path: l.path, Args: v, ReadFile: c.readFile(&needRoots), Shellcheck: c.s.opts.Shellcheck, Config: cfg})
 	if needRoots.Load() {
 		return nil, nil, nil, c.ask("roots", &sdk.ListRootsParams{}, c.state)
 	}
@@ -382,6 +391,8 @@ func (c *call) preview(in Source, provided map[string]any) (*loaded, []source.Di
 			diags[i].File = l.name
 		}
 	}
+	diags = append(diags, c.configDiags(cfg)...)
+	source.Sort(diags)
 	if res.Plan == nil {
 		return nil, nil, nil, fmt.Errorf("%s cannot be planned: the file does not load\n%s", l.name, summary(l.name, res.LoadErrors))
 	}
