@@ -57,6 +57,14 @@ func TestOptionsEnv(t *testing.T) {
 	if got := findings(t, text, Options{Env: []string{"LOBSTER_HOST_TOKEN"}}, "nonexistent-lobster-env"); len(got) != 0 {
 		t.Errorf("with env: %v", got)
 	}
+	// A host variable that happens to be spelt like a step's output.
+	text = "steps:\n  - id: fetch\n    run: echo '{}'\n  - id: b\n    run: echo \"$fetch_json\"\n"
+	if got := findings(t, text, Options{}, "shell-var-step-output"); len(got) != 1 {
+		t.Errorf("shell-var-step-output without env: %v", got)
+	}
+	if got := findings(t, text, Options{Env: []string{"fetch_json"}}, "shell-var-step-output"); len(got) != 0 {
+		t.Errorf("shell-var-step-output with env: %v", got)
+	}
 }
 
 // TestOptionsShellcheck: more excluded codes, and the host's shell.

@@ -21,7 +21,8 @@ after a step fetch]. Lobster pastes "$fetch.json" or "$fetch.stdout" into the te
 safer, an env value maps the output to the variable: env: {fetch_json: "$fetch.json"} makes
 "$fetch_json" hold the data without any shell parsing of it. The rule reports variables whose
 name is a step id (or a loop's item variable) followed by _json or _stdout, in any case, that
-no env block sets and the script does not assign.`,
+no env block sets, the script does not assign and the host does not set (the project
+configuration's env).`,
 	Bad:  "steps:\n  - id: fetch\n    run: curl -s https://example.com/item.json\n  - id: show\n    run: echo \"$fetch_json\" | jq .title",
 	Good: "steps:\n  - id: fetch\n    run: curl -s https://example.com/item.json\n  - id: show\n    run: echo \"$fetch_json\" | jq .title\n    env:\n      fetch_json: $fetch.json",
 	Fix:  "add the env value that sets the variable to the step's output",
@@ -57,7 +58,7 @@ func runShellVarStepOutput(p *Pass) {
 			}
 		}
 		id, ok := byName[lower[:len(lower)-len(field)-1]]
-		if !ok || p.Info.EnvNames()[v.Name] {
+		if !ok || p.Info.EnvNames()[v.Name] || p.Options.envDeclared(v.Name) {
 			continue
 		}
 		res := p.Info.Resolve(vs.Step, id)
