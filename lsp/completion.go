@@ -60,7 +60,7 @@ func completion(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessa
 	if err != nil {
 		return nil, err
 	}
-	items := an.complete(off)
+	items := an.complete(off, s.configFor(doc).Commands())
 	if good := s.lastGoodNames(doc); good != nil {
 		items = mergeRecovered(items, an, good, off)
 	}
@@ -70,8 +70,9 @@ func completion(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessa
 	return &protocol.CompletionList{Items: items}, nil
 }
 
-// complete lists the completions at offset.
-func (an *analysis) complete(off int) []protocol.CompletionItem {
+// complete lists the completions at offset; cmds are the pipeline
+// commands known (nil for the built-in ones).
+func (an *analysis) complete(off int, cmds *commands.Registry) []protocol.CompletionItem {
 	src := an.file.Src
 	lineStart := src.LineStart(src.Pos(off).Line)
 	prefix := string(src.Content[lineStart:off])
@@ -136,7 +137,7 @@ func (an *analysis) complete(off int) []protocol.CompletionItem {
 		}
 		return items
 	}
-	if items, ok := an.pipelineItems(off, prefix, chain); ok {
+	if items, ok := an.pipelineItems(off, prefix, chain, cmds); ok {
 		return items
 	}
 	if m := reValueLine.FindStringSubmatch(prefix); m != nil {
@@ -348,8 +349,9 @@ func (an *analysis) keyItems(def string, obj *ast.Object, r protocol.Range) []pr
 	return items
 }
 
-// pipelineItems completes pipeline command names and flags.
-func (an *analysis) pipelineItems(off int, prefix string, chain []ast.Node) ([]protocol.CompletionItem, bool) {
+// pipelineItems completes pipeline command names and flags, of the
+// commands cmds (nil for the built-in ones).
+func (an *analysis) pipelineItems(off int, prefix string, chain []ast.Node, cmds *commands.Registry) ([]protocol.CompletionItem, bool) {
 	var text string
 	if m := rePipeKey.FindStringSubmatch(prefix); m != nil {
 		text = strings.TrimLeft(m[1], "\"'>|-+ ")
@@ -381,7 +383,7 @@ func (an *analysis) pipelineItems(off int, prefix string, chain []ast.Node) ([]p
 	r := an.m.Range(source.Span{Start: off - len(partial), End: off})
 	var items []protocol.CompletionItem
 	if len(words) == 0 {
-		for _, c := range commands.All() {
+		for _, c := range cmds.All() {
 			for _, name := range append([]string{c.Name}, c.Aliases...) {
 				items = append(items, protocol.CompletionItem{
 					Label: name, Kind: protocol.CompletionItemKindFunction, Detail: c.Summary,
@@ -391,7 +393,7 @@ func (an *analysis) pipelineItems(off int, prefix string, chain []ast.Node) ([]p
 		}
 		return items, true
 	}
-	c, ok := commands.Lookup(words[0])
+	c, ok := cmds.Lookup(words[0])
 	if !ok || (partial != "" && !strings.HasPrefix(partial, "-")) {
 		return nil, true
 	}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -37,4 +38,35 @@ func TestConfig(t *testing.T) {
 	c.waitDiags(u, func(p protocol.PublishDiagnosticsParams) bool {
 		return p.Version == uint32(v) && len(p.Diagnostics) == 0
 	})
+}
+
+// TestConfigCommands: the host commands the configuration declares are
+// completed and documented like the built-in ones.
+func TestConfigCommands(t *testing.T) {
+	c := start(t)
+	c.write(".lobsterrc.yaml", "commands:\n  ado.pr.monitor:\n    description: watch a pull request\n    flags:\n      pr: {type: int, required: true}\n")
+	text := "steps:\n  - id: a\n    pipeline: ado.pr.monitor --pr 7\n"
+	u := c.open("w.lobster", text)
+
+	var h protocol.Hover
+	c.call("textDocument/hover", docPos(u, at(t, text, "ado.pr", 1, 1)), &h)
+	if !strings.Contains(h.Contents.Value, "**ado.pr.monitor** — watch a pull request") || !strings.Contains(h.Contents.Value, "project configuration") {
+		t.Errorf("hover on a host command: %q", h.Contents.Value)
+	}
+	h = protocol.Hover{}
+	c.call("textDocument/hover", docPos(u, at(t, text, "--pr", 1, 3)), &h)
+	if !strings.Contains(h.Contents.Value, "**--pr** (int) of `ado.pr.monitor`") {
+		t.Errorf("hover on a host command's flag: %q", h.Contents.Value)
+	}
+
+	var list protocol.CompletionList
+	c.call("textDocument/completion", docPos(u, at(t, text, "ado.pr", 1, 0)), &list)
+	if !slices.ContainsFunc(list.Items, func(it protocol.CompletionItem) bool { return it.Label == "ado.pr.monitor" }) {
+		t.Errorf("completion of commands lacks the host command: %d items", len(list.Items))
+	}
+	list = protocol.CompletionList{}
+	c.call("textDocument/completion", docPos(u, at(t, text, "--pr", 1, 0)), &list)
+	if !slices.ContainsFunc(list.Items, func(it protocol.CompletionItem) bool { return it.Label == "--pr" }) {
+		t.Errorf("completion of the host command's flags: %+v", list.Items)
+	}
 }

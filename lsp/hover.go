@@ -59,9 +59,9 @@ func hover(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) (
 	case argDecl, argRef, argEnv:
 		md = an.argHover(t)
 	case stageName:
-		md = commandHover(t.name)
+		md = commandHover(s.configFor(doc).Commands(), t.name)
 	case stageFlag:
-		md = flagHover(t.stage, t.name)
+		md = flagHover(s.configFor(doc).Commands(), t.stage, t.name)
 	case keyTarget:
 		md = keyHover(t.objCtx, t.name)
 	}
@@ -319,13 +319,18 @@ func (an *analysis) argHover(t target) string {
 	return b.String()
 }
 
-func commandHover(name string) string {
-	c, ok := commands.Lookup(name)
+// commandHover documents the pipeline command name, one of cmds (nil for
+// the built-in commands).
+func commandHover(cmds *commands.Registry, name string) string {
+	c, ok := cmds.Lookup(name)
 	if !ok {
 		return ""
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** — %s\n", c.Name, c.Summary)
+	if c.Host {
+		b.WriteString("\na command of the host that runs the workflow, declared in the project configuration (`lobster run` cannot run it)\n")
+	}
 	if c.Help != "" {
 		fmt.Fprintf(&b, "\n%s\n", c.Help)
 	}
@@ -345,11 +350,12 @@ func commandHover(name string) string {
 	return b.String()
 }
 
-func flagHover(st *ast.Stage, name string) string {
+// flagHover documents the flag name of a stage's command, one of cmds.
+func flagHover(cmds *commands.Registry, st *ast.Stage, name string) string {
 	if st == nil || st.Name == nil {
 		return ""
 	}
-	c, ok := commands.Lookup(st.Name.Text)
+	c, ok := cmds.Lookup(st.Name.Text)
 	if !ok {
 		return ""
 	}
