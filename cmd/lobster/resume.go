@@ -38,8 +38,9 @@ An approval with required_approver or require_different_approver needs
 LOBSTER_APPROVAL_APPROVED_BY in the environment of the resume.
 
 Exit codes: 0 success (also a new pause or a cancellation); 1 a runtime
-error; 2 a bad argument, an unknown token or id, a wrong approver or a
-response that fails its schema.
+error; 2 a bad argument, an unknown, spent or foreign token or id (one
+that names no paused run of its kind), a wrong approver or a response
+that fails its schema.
 `
 
 // resumeFlags are the parsed arguments of lobster resume.
@@ -148,12 +149,16 @@ func runResume(args []string, stdout, stderr io.Writer) int {
 		return out.fail(envelope.RuntimeError, err.Error(), exitFindings)
 	}
 	store := &state.Store{Dir: dir}
-	key, err := resumeKey(store, flags)
+	key, kind, err := resumeKey(store, flags)
 	if errors.Is(err, state.ErrLegacyToken) && flags.cancel {
 		// Nothing is stored for a legacy token: cancelling it is
 		// trivially done, as in the reference.
 		envelope.Write(stdout, envelope.Tool(envelope.Result{Status: envelope.StatusCancelled}))
 		return exitOK
+	}
+	var gone *state.GoneError
+	if errors.As(err, &gone) {
+		return out.fail(envelope.RuntimeError, err.Error(), exitUsage)
 	}
 	if err != nil {
 		return out.fail(envelope.ParseError, err.Error(), exitUsage)
@@ -162,7 +167,7 @@ func runResume(args []string, stdout, stderr io.Writer) int {
 	ctx, force, stop, signalled := signalContext()
 	defer stop()
 	var res envelope.Result
-	if state.KindOf(key) == state.KindPipeline && !flags.cancel {
+	if kind == state.KindPipeline && !flags.cancel {
 		res, err = pipeline.Resume(ctx, store, key, pipeline.Decision{Approved: flags.approve, Response: flags.response},
 			&pipeline.Env{Mode: pipeline.Tool, Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr,
 				Environ: os.Environ(), StateDir: store.Dir, Force: force}, time.Now())
@@ -178,6 +183,10 @@ func runResume(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case errors.As(err, &argErr), errors.As(err, &intentErr):
 		return out.fail(envelope.ParseError, err.Error(), exitUsage)
+	case errors.As(err, &gone):
+		// An unknown, spent or foreign token or id: the reference's
+		// message, the README's exit code.
+		return out.fail(envelope.RuntimeError, err.Error(), exitUsage)
 	case errors.Is(err, errReported):
 		return exitUsage
 	case err != nil:
@@ -191,16 +200,34 @@ func runResume(args []string, stdout, stderr io.Writer) int {
 var errReported = errors.New("reported")
 
 // resumeKey is the state key that --id or --token names (a paused workflow
-// or pipeline); the id wins when both are given.
-func resumeKey(store *state.Store, flags resumeFlags) (string, error) {
+// or pipeline) and its kind; the id wins when both are given. A token's key
+// must name a resume state of the token's own kind (state.ResumeKind):
+// anything else (an approval index, a lock, a temporary file, another file
+// of the directory, a key too long or malformed, a state of the other kind)
+// is refused as an unknown state, before any file is touched.
+func resumeKey(store *state.Store, flags resumeFlags) (key, kind string, err error) {
 	if flags.id != "" {
-		return store.LookupApproval(flags.id)
+		key, err := store.LookupApproval(flags.id)
+		if err != nil {
+			return "", "", err
+		}
+		return key, state.ResumeKind(key), nil
 	}
 	tok, err := state.DecodeToken(flags.token)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	return tok.StateKey, nil
+	if state.ResumeKind(tok.StateKey) != tok.Kind {
+		msg := "Workflow resume state not found"
+		switch {
+		case flags.cancel:
+			msg = "Resume state not found"
+		case tok.Kind == state.KindPipeline:
+			msg = "Pipeline resume state not found"
+		}
+		return "", "", &state.GoneError{Msg: msg}
+	}
+	return tok.StateKey, tok.Kind, nil
 }
 
 func resume(ctx context.Context, store *state.Store, key string, flags resumeFlags, out runOutput, force <-chan struct{}) (envelope.Result, error) {

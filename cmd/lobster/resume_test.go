@@ -79,7 +79,7 @@ func TestConcurrentResumesRunOnce(t *testing.T) {
 		switch {
 		case codes[i] == 0:
 			ok++
-		case codes[i] == 1 && strings.Contains(outs[i], "Workflow resume state not found"):
+		case codes[i] == 2 && strings.Contains(outs[i], "Workflow resume state not found"):
 		default:
 			t.Errorf("resume %d: exit %d\n%s", i, codes[i], outs[i])
 		}
@@ -255,12 +255,81 @@ func TestForgedTokens(t *testing.T) {
 		payload, _ := json.Marshal(map[string]any{"protocolVersion": 1, "v": 1, "kind": "workflow-file", "stateKey": key})
 		token := base64.RawURLEncoding.EncodeToString(payload)
 		out, code := lobsterIn(t, dir, nil, "resume", "--token", token, "--approve", "yes")
-		if code != 1 || !strings.Contains(out, "Workflow resume state not found") {
+		if code != 2 || !strings.Contains(out, "Workflow resume state not found") {
 			t.Errorf("key %q: exit %d\n%s", key, code, out)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "effects")); err == nil {
 		t.Error("a forged token ran a step")
+	}
+}
+
+// forge is a token for key, of kind.
+func forge(kind, key string) string {
+	payload, _ := json.Marshal(map[string]any{"protocolVersion": 1, "v": 1, "kind": kind, "stateKey": key})
+	return base64.RawURLEncoding.EncodeToString(payload)
+}
+
+// TestResumeKeysByKind: a paused run's approval index, named by a forged
+// token, can be neither cancelled nor resumed (exit 2, the index kept, the
+// run still approvable by id); a spent token or id, a claimed state's
+// tombstone, is refused with exit 2 as well, and cancelling it changes
+// nothing.
+func TestResumeKeysByKind(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "w.lobster"), []byte(gatedEffect), 0o644)
+	out, code := lobsterIn(t, dir, nil, "run", "--mode", "tool", "w.lobster")
+	var env struct {
+		RequiresApproval struct{ ResumeToken, ApprovalID string }
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &env) != nil || env.RequiresApproval.ApprovalID == "" {
+		t.Fatalf("run did not pause with an id (exit %d):\n%s", code, out)
+	}
+	token, id := env.RequiresApproval.ResumeToken, env.RequiresApproval.ApprovalID
+	index := filepath.Join(dir, ".state", "approval_"+id+".json")
+	for _, args := range [][]string{{"--cancel"}, {"--approve", "yes"}, {"--approve", "no"}} {
+		for _, kind := range []string{"workflow-file", "pipeline-resume"} {
+			out, code := lobsterIn(t, dir, nil, append([]string{"resume", "--token", forge(kind, "approval_"+id)}, args...)...)
+			if code != 2 || !strings.Contains(out, "esume state not found") {
+				t.Errorf("%s token for the index, %v: exit %d\n%s", kind, args, code, out)
+			}
+			if _, err := os.Stat(index); err != nil {
+				t.Fatalf("%s token for the index, %v: the index is gone", kind, args)
+			}
+		}
+	}
+	if out, code := lobsterIn(t, dir, nil, "resume", "--id", id, "--approve", "yes"); code != 0 {
+		t.Fatalf("resume by id after the forgeries: exit %d\n%s", code, out)
+	}
+	// Spent: the token and the id.
+	for _, args := range [][]string{
+		{"--token", token, "--approve", "yes"}, {"--token", token, "--cancel"},
+		{"--id", id, "--approve", "yes"}, {"--id", id, "--cancel"},
+	} {
+		if out, code := lobsterIn(t, dir, nil, append([]string{"resume"}, args...)...); code != 2 {
+			t.Errorf("replayed %v: exit %d\n%s", args, code, out)
+		}
+	}
+	if effects, _ := os.ReadFile(filepath.Join(dir, "effects")); string(effects) != "once\n" {
+		t.Errorf("effects %q, want once", effects)
+	}
+	// A resume killed after its claim leaves a tombstone: the token is
+	// refused and a cancel changes nothing.
+	token = pause(t, dir, "w.lobster")
+	states, _ := filepath.Glob(filepath.Join(dir, ".state", "workflow_resume_*.json"))
+	if len(states) != 1 {
+		t.Fatalf("states: %v", states)
+	}
+	stone := `{"type":"lobster.consumed-resume-state.v1","consumedAt":"2026-12-02T05:24:11.635Z","claimId":"0a1b"}` + "\n"
+	os.WriteFile(states[0], []byte(stone), 0o600)
+	for _, args := range [][]string{{"--approve", "yes"}, {"--cancel"}} {
+		out, code := lobsterIn(t, dir, nil, append([]string{"resume", "--token", token}, args...)...)
+		if code != 2 || !strings.Contains(out, "esume state not found") {
+			t.Errorf("tombstone, %v: exit %d\n%s", args, code, out)
+		}
+	}
+	if now, _ := os.ReadFile(states[0]); string(now) != stone {
+		t.Errorf("the tombstone changed:\n%s", now)
 	}
 }
 

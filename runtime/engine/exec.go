@@ -9,6 +9,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/pipeline"
+	"github.com/lobsterdev/lobster/runtime/state"
 )
 
 // The control logic of a run (conditions, references, on_error, retry,
@@ -247,7 +248,7 @@ func ErrorKind(err error) string {
 	var limit *limitError
 	var composed *haltInComposition
 	var arg *ArgumentError
-	var gone *resumeError
+	var gone *state.GoneError
 	var asked *Suspension
 	switch {
 	case errors.As(err, &composed):
@@ -280,7 +281,7 @@ func KindError(kind, msg string) error {
 	case kind == ArgumentKind:
 		return &ArgumentError{msg}
 	case kind == StateNotFoundKind:
-		return &resumeError{msg}
+		return &state.GoneError{Msg: msg}
 	case kind == notFoundKind:
 		return ErrWorkflowNotFound
 	}

@@ -29,13 +29,9 @@ type Resume struct {
 	claimed *state.Claim
 }
 
-// resumeError is a resume whose state is gone: claimed by another resume,
-// cancelled, or never issued.
-type resumeError struct{ msg string }
-
-func (e *resumeError) Error() string { return e.msg }
-
-var errStateNotFound = &resumeError{"Workflow resume state not found"}
+// errStateNotFound is a resume whose state is gone: claimed by another
+// resume, cancelled, or never issued.
+var errStateNotFound = &state.GoneError{Msg: "Workflow resume state not found"}
 
 // LoadResume reads the resume state under key. The decision is checked
 // against the kind of pause (an approval needs approved, an input a
@@ -121,7 +117,7 @@ func Cancel(ctx context.Context, store *state.Store, key string) (envelope.Resul
 		deleted = true
 	}
 	if !deleted {
-		return envelope.Result{}, errors.New("Resume state not found")
+		return envelope.Result{}, &state.GoneError{Msg: "Resume state not found"}
 	}
 	store.RemoveApprovalFor(key)
 	return envelope.Result{Status: envelope.StatusCancelled, Output: []any{}}, nil

@@ -486,7 +486,7 @@ func approverOf(getenv func(string) string) string {
 // say: the resume's state is gone or claimed, cost_limit stopped it, or a
 // pipeline stopped at a gate.
 func isFatal(err error) bool {
-	var gone *resumeError
+	var gone *state.GoneError
 	var limit *limitError
 	var halt *haltError
 	var asked *Suspension

@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"time"
 
 	"github.com/lobsterdev/lobster/runtime/envelope"
@@ -48,7 +47,7 @@ func (p *predecessor) retire(ctx context.Context) error {
 
 // errResumeNotFound is the reference's error for a spent or unknown
 // pipeline token.
-var errResumeNotFound = errors.New("Pipeline resume state not found")
+var errResumeNotFound = &state.GoneError{Msg: "Pipeline resume state not found"}
 
 func finalize(ctx context.Context, stages []Stage, res Result, env *Env, now time.Time, pred *predecessor) (envelope.Result, error) {
 	req, kind := gate(res)

@@ -251,17 +251,17 @@ func TestResumeFailureAfterBoundary(t *testing.T) {
 func TestResumeInvalidState(t *testing.T) {
 	dir := t.TempDir()
 	for name, text := range map[string]string{
-		"pipeline_resume_a": `{"pipeline":[{"name":"exec","args":{"_":["x"]},"raw":"exec x"}],"resumeAtIndex":5,"items":[]}`,
-		"pipeline_resume_b": `{"pipeline":[{"name":"","args":{},"raw":""}],"resumeAtIndex":0,"items":[]}`,
-		"pipeline_resume_c": `{"pipeline":[],"resumeAtIndex":0,"items":[],"haltType":"approval_request","resumeMode":"same_stage"}`,
-		"pipeline_resume_d": `{"pipeline":[],"resumeAtIndex":0,"items":{}}`,
+		"pipeline_resume_00000000-0000-4000-8000-00000000000a": `{"pipeline":[{"name":"exec","args":{"_":["x"]},"raw":"exec x"}],"resumeAtIndex":5,"items":[]}`,
+		"pipeline_resume_00000000-0000-4000-8000-00000000000b": `{"pipeline":[{"name":"","args":{},"raw":""}],"resumeAtIndex":0,"items":[]}`,
+		"pipeline_resume_00000000-0000-4000-8000-00000000000c": `{"pipeline":[],"resumeAtIndex":0,"items":[],"haltType":"approval_request","resumeMode":"same_stage"}`,
+		"pipeline_resume_00000000-0000-4000-8000-00000000000d": `{"pipeline":[],"resumeAtIndex":0,"items":{}}`,
 	} {
 		os.WriteFile(filepath.Join(dir, name+".json"), []byte(text), 0o600)
 		if _, err := resumeWith(t, dir, name, Decision{Approved: yes(), Response: jsvalue.Undefined}); err == nil || err.Error() != "Invalid pipeline resume state" {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := resumeWith(t, dir, "pipeline_resume_missing", Decision{Approved: yes(), Response: jsvalue.Undefined}); err == nil || err.Error() != "Pipeline resume state not found" {
+	if _, err := resumeWith(t, dir, "pipeline_resume_00000000-0000-4000-8000-0000000000ff", Decision{Approved: yes(), Response: jsvalue.Undefined}); err == nil || err.Error() != "Pipeline resume state not found" {
 		t.Errorf("missing: %v", err)
 	}
 }

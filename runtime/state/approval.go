@@ -16,8 +16,11 @@ import (
 // gives up on collisions.
 const approvalAttempts = 16
 
+// approvalIDLen is the length of an approval id.
+const approvalIDLen = 8
+
 // newApprovalID draws an approval id: 8 lower-case hex characters.
-var newApprovalID = func() string { return randomHex(4) }
+var newApprovalID = func() string { return randomHex(approvalIDLen / 2) }
 
 // approvalIndex is the content of approval_<id>.json.
 type approvalIndex struct {
@@ -69,16 +72,18 @@ func (e *ApprovalNotFoundError) Error() string {
 }
 
 // LookupApproval is the state key of approval id. Only [a-f0-9] of id are
-// kept, so no id can name a file outside the store; a missing or corrupt
-// index is not found.
+// kept, as the reference keeps them, so no id can name a file outside the
+// store; what is left must be an id's 8 characters before any file is
+// read. A missing or corrupt index, and one that names no resume state
+// (ResumeKind), are not found.
 func (s *Store) LookupApproval(id string) (stateKey string, err error) {
 	clean := sanitizeApprovalID(id)
-	if clean == "" {
+	if len(clean) != approvalIDLen {
 		return "", &ApprovalNotFoundError{id}
 	}
-	data, err := os.ReadFile(s.approvalPath(clean))
+	data, err := ReadFile(s.approvalPath(clean))
 	var index approvalIndex
-	if err != nil || json.Unmarshal(data, &index) != nil || index.StateKey == "" {
+	if err != nil || json.Unmarshal(data, &index) != nil || ResumeKind(index.StateKey) == "" {
 		return "", &ApprovalNotFoundError{id}
 	}
 	return index.StateKey, nil
@@ -104,7 +109,7 @@ func (s *Store) RemoveApprovalFor(stateKey string) error {
 		return err
 	}
 	for _, path := range paths {
-		data, err := os.ReadFile(path)
+		data, err := ReadFile(path)
 		var index approvalIndex
 		if err == nil && json.Unmarshal(data, &index) == nil && index.StateKey == stateKey {
 			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -13,7 +14,8 @@ import (
 func TestApprovalRoundTrip(t *testing.T) {
 	s := newStore(t)
 	when := time.Date(2026, 11, 30, 9, 57, 10, 123_456_789, time.FixedZone("x", 3600))
-	id, err := s.CreateApproval("workflow_resume_abc", when)
+	key := testKey(WorkflowPrefix)
+	id, err := s.CreateApproval(key, when)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,15 +24,15 @@ func TestApprovalRoundTrip(t *testing.T) {
 	}
 	path := filepath.Join(s.Dir, "approval_"+id+".json")
 	data, _ := os.ReadFile(path)
-	if want := `{"stateKey":"workflow_resume_abc","createdAt":"2026-11-30T08:57:10.123Z"}` + "\n"; string(data) != want {
+	if want := `{"stateKey":"` + key + `","createdAt":"2026-11-30T08:57:10.123Z"}` + "\n"; string(data) != want {
 		t.Errorf("index = %q, want %q", data, want)
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
 		t.Errorf("index mode %v, want 0600", st.Mode().Perm())
 	}
 	// Characters outside [a-f0-9] are dropped before the lookup.
-	if key, err := s.LookupApproval(" " + id + "/"); err != nil || key != "workflow_resume_abc" {
-		t.Errorf("LookupApproval = %q, %v", key, err)
+	if got, err := s.LookupApproval(" " + id + "/"); err != nil || got != key {
+		t.Errorf("LookupApproval = %q, %v", got, err)
 	}
 	if err := s.RemoveApproval(id); err != nil {
 		t.Fatal(err)
@@ -46,7 +48,20 @@ func TestLookupApprovalRefusals(t *testing.T) {
 	s := newStore(t)
 	os.WriteFile(filepath.Join(s.Dir, "approval_deadbeef.json"), []byte("{corrupt"), 0o600)
 	os.WriteFile(filepath.Join(s.Dir, "approval_0badf00d.json"), []byte(`{"stateKey":""}`), 0o600)
-	for _, id := range []string{"deadbeef", "0badf00d", "12345678", "", "../../etc", "XYZ"} {
+	// Indexes that name no resume state: another index, a lock, an
+	// arbitrary file, an over-long key.
+	for id, key := range map[string]string{
+		"0000000a": "approval_deadbeef",
+		"0000000b": testKey(WorkflowPrefix) + ".json.lock",
+		"0000000c": "config",
+		"0000000d": WorkflowPrefix + strings.Repeat("a", 5000),
+	} {
+		os.WriteFile(filepath.Join(s.Dir, "approval_"+id+".json"), []byte(`{"stateKey":"`+key+`"}`), 0o600)
+	}
+	// A valid index under an id that is too long once cleaned.
+	os.WriteFile(filepath.Join(s.Dir, "approval_0123456789.json"), []byte(`{"stateKey":"`+testKey(WorkflowPrefix)+`"}`), 0o600)
+	for _, id := range []string{"deadbeef", "0badf00d", "12345678", "", "../../etc", "XYZ",
+		"0000000a", "0000000b", "0000000c", "0000000d", "0123456789", strings.Repeat("ab", 5000)} {
 		if key, err := s.LookupApproval(id); err == nil || err.Error() != fmt.Sprintf("Approval ID %q not found or expired", id) {
 			t.Errorf("LookupApproval(%q) = %q, %v", id, key, err)
 		}
@@ -64,33 +79,35 @@ func TestCreateApprovalCollisions(t *testing.T) {
 		}
 		return "00000001"
 	}
-	if id, err := s.CreateApproval("k1", time.Now()); err != nil || id != "00000000" {
+	k1, k2 := testKey(WorkflowPrefix), testKey(PipelinePrefix)
+	if id, err := s.CreateApproval(k1, time.Now()); err != nil || id != "00000000" {
 		t.Fatalf("first = %q, %v", id, err)
 	}
 	// The next draw collides with the first id and must not overwrite it.
-	if id, err := s.CreateApproval("k2", time.Now()); err != nil || id != "00000001" {
+	if id, err := s.CreateApproval(k2, time.Now()); err != nil || id != "00000001" {
 		t.Fatalf("second = %q, %v", id, err)
 	}
-	if key, _ := s.LookupApproval("00000000"); key != "k1" {
+	if key, _ := s.LookupApproval("00000000"); key != k1 {
 		t.Errorf("the first index was overwritten: %q", key)
 	}
 	newApprovalID = func() string { return "00000000" }
-	if id, err := s.CreateApproval("k3", time.Now()); err == nil || err.Error() != "Could not allocate a unique approval ID" {
+	if id, err := s.CreateApproval(testKey(WorkflowPrefix), time.Now()); err == nil || err.Error() != "Could not allocate a unique approval ID" {
 		t.Errorf("always colliding = %q, %v", id, err)
 	}
 }
 
 func TestRemoveApprovalFor(t *testing.T) {
 	s := newStore(t)
-	a, _ := s.CreateApproval("k1", time.Now())
-	b, _ := s.CreateApproval("k2", time.Now())
-	if err := s.RemoveApprovalFor("k1"); err != nil {
+	k1, k2 := testKey(WorkflowPrefix), testKey(WorkflowPrefix)
+	a, _ := s.CreateApproval(k1, time.Now())
+	b, _ := s.CreateApproval(k2, time.Now())
+	if err := s.RemoveApprovalFor(k1); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.LookupApproval(a); err == nil {
 		t.Error("the index of k1 is still there")
 	}
-	if key, err := s.LookupApproval(b); err != nil || key != "k2" {
+	if key, err := s.LookupApproval(b); err != nil || key != k2 {
 		t.Errorf("the index of k2 was touched: %q, %v", key, err)
 	}
 }

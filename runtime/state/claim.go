@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"reflect"
 	"time"
 )
@@ -17,6 +16,14 @@ const tombstoneType = "lobster.consumed-resume-state.v1"
 // already claimed: the token is spent or was never issued.
 var ErrResumeNotFound = errors.New("resume state not found")
 
+// A GoneError is a resume whose token or id names no resume state it may
+// use: none was issued under its key, a resume or a cancellation claimed it
+// already, or the key is not a resume state's of the token's kind (see
+// ResumeKind). Its text is the reference's message for a missing state.
+type GoneError struct{ Msg string }
+
+func (e *GoneError) Error() string { return e.Msg }
+
 // tombstone replaces a claimed resume state. It stays after a failed run,
 // so that a replayed token cannot repeat the run's side effects.
 type tombstone struct {
@@ -25,10 +32,14 @@ type tombstone struct {
 	ClaimID    string `json:"claimId"`
 }
 
-// LoadResume reads the resume state under key as raw JSON. A missing file,
-// a value that is not an object, and a claimed state are all
-// ErrResumeNotFound; a file that is not JSON is its own error.
+// LoadResume reads the resume state under key as raw JSON. A key that
+// names no resume state (ResumeKind), a missing file, a value that is not
+// an object, and a claimed state are all ErrResumeNotFound; a file that is
+// not JSON is its own error.
 func (s *Store) LoadResume(ctx context.Context, key string) (json.RawMessage, error) {
+	if ResumeKind(key) == "" {
+		return nil, ErrResumeNotFound
+	}
 	var raw json.RawMessage
 	found, err := s.Read(ctx, key, &raw)
 	if err != nil {
@@ -59,9 +70,12 @@ type Claim struct {
 // claim; the others get ErrResumeNotFound. Call it right before the first
 // step with side effects.
 func (s *Store) ClaimResume(ctx context.Context, key string, loaded json.RawMessage) (*Claim, error) {
+	if ResumeKind(key) == "" {
+		return nil, ErrResumeNotFound
+	}
 	c := &Claim{store: s, key: key, original: loaded, id: randomHex(16)}
 	err := s.locked(ctx, key, func(path string) error {
-		current, err := os.ReadFile(path)
+		current, err := ReadFile(path)
 		if err != nil || !sameJSON(current, loaded) {
 			return ErrResumeNotFound
 		}
@@ -80,7 +94,7 @@ func (s *Store) ClaimResume(ctx context.Context, key string, loaded json.RawMess
 func (c *Claim) Restore(ctx context.Context) error {
 	return c.store.locked(ctx, c.key, func(path string) error {
 		var stone tombstone
-		data, err := os.ReadFile(path)
+		data, err := ReadFile(path)
 		if err != nil || json.Unmarshal(data, &stone) != nil || stone.Type != tombstoneType || stone.ClaimID != c.id {
 			return nil
 		}

@@ -6,16 +6,18 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func pausedRun(t *testing.T) (*Store, string) {
 	t.Helper()
 	s := newStore(t)
-	key := "workflow_resume_" + randomHex(16)
+	key := testKey(WorkflowPrefix)
 	path, _ := s.Path(key)
 	// Keys out of alphabetical order, as the reference writes them.
 	text := "{\n  \"steps\": [],\n  \"resumeAtIndex\": 2,\n  \"filePath\": \"/w.lobster\",\n  \"args\": {}\n}\n"
@@ -93,18 +95,68 @@ func TestClaimRefusesChangedState(t *testing.T) {
 func TestLoadResumeRefusals(t *testing.T) {
 	s := newStore(t)
 	ctx := context.Background()
-	s.Write(ctx, "array", []int{1})
-	if _, err := s.LoadResume(ctx, "missing"); !errors.Is(err, ErrResumeNotFound) {
+	array, corrupt := testKey(WorkflowPrefix), testKey(PipelinePrefix)
+	s.Write(ctx, array, []int{1})
+	if _, err := s.LoadResume(ctx, testKey(WorkflowPrefix)); !errors.Is(err, ErrResumeNotFound) {
 		t.Errorf("missing: %v", err)
 	}
-	if _, err := s.LoadResume(ctx, "array"); !errors.Is(err, ErrResumeNotFound) {
+	if _, err := s.LoadResume(ctx, array); !errors.Is(err, ErrResumeNotFound) {
 		t.Errorf("not an object: %v", err)
 	}
-	path, _ := s.Path("corrupt")
+	path, _ := s.Path(corrupt)
 	os.WriteFile(path, []byte("{"), 0o600)
-	if _, err := s.LoadResume(ctx, "corrupt"); err == nil || errors.Is(err, ErrResumeNotFound) {
+	if _, err := s.LoadResume(ctx, corrupt); err == nil || errors.Is(err, ErrResumeNotFound) {
 		t.Errorf("corrupt state = %v, want the JSON error surfaced", err)
 	}
+}
+
+// TestResumeKeysByKind: files of the state directory that are not resume
+// states are neither loaded nor claimed as one, whatever they hold, and a
+// key too long for a file name is refused before the file system is
+// touched.
+func TestResumeKeysByKind(t *testing.T) {
+	s, key := pausedRun(t)
+	ctx := context.Background()
+	id, err := s.CreateApproval(key, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	object := []byte(`{"filePath":"/w.lobster","resumeAtIndex":1,"steps":[],"args":{}}` + "\n")
+	for _, other := range []string{"config", "approval_0a1b2c3d"} {
+		path, _ := s.Path(other)
+		os.WriteFile(path, object, 0o600)
+	}
+	for _, other := range []string{
+		"approval_" + id, // the index of the paused run
+		"config", "approval_0a1b2c3d",
+		key + ".json.lock", "." + key + ".json.0a1b2c3d4e5f.tmp",
+		WorkflowPrefix + strings.Repeat("0", 300),
+	} {
+		if _, err := s.LoadResume(ctx, other); !errors.Is(err, ErrResumeNotFound) {
+			t.Errorf("LoadResume(%.40q) = %v, want ErrResumeNotFound", other, err)
+		}
+		if _, err := s.ClaimResume(ctx, other, object); !errors.Is(err, ErrResumeNotFound) {
+			t.Errorf("ClaimResume(%.40q) = %v, want ErrResumeNotFound", other, err)
+		}
+	}
+	if got, err := s.LookupApproval(id); err != nil || got != key {
+		t.Errorf("the paused run's approval id: %q, %v", got, err)
+	}
+	if _, err := s.LoadResume(ctx, key); err != nil {
+		t.Errorf("the paused run: %v", err)
+	}
+	if extra := leftovers(t, s.Dir, filepath.Base(mustPath(t, s, key)), "approval_"+id+".json", "config.json", "approval_0a1b2c3d.json"); extra != nil {
+		t.Errorf("left behind: %v", extra)
+	}
+}
+
+func mustPath(t *testing.T, s *Store, key string) string {
+	t.Helper()
+	path, err := s.Path(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 func TestConcurrentResumesOneClaim(t *testing.T) {

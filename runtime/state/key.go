@@ -64,3 +64,53 @@ func FileName(key string) (string, error) {
 func allowed(r rune) bool {
 	return 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '.' || r == '_' || r == '-'
 }
+
+// The alias spelling of a workflow state key that the reference accepts.
+const workflowAliasPrefix = "workflow-resume_"
+
+// ResumeKind is the kind of resume state that key names: KindWorkflow for
+// workflow_resume_<uuid> (or the reference's alias workflow-resume_<uuid>),
+// KindPipeline for pipeline_resume_<uuid>, the UUID in its canonical
+// lower-case form, as both implementations write them. Anything else is
+// "": an approval index, a lock, a temporary file, any other file of the
+// directory, or a key too long or malformed. It is decided from the text
+// alone, before the file system is touched.
+func ResumeKind(key string) string {
+	var kind, id string
+	switch {
+	case strings.HasPrefix(key, WorkflowPrefix):
+		kind, id = KindWorkflow, key[len(WorkflowPrefix):]
+	case strings.HasPrefix(key, workflowAliasPrefix):
+		kind, id = KindWorkflow, key[len(workflowAliasPrefix):]
+	case strings.HasPrefix(key, PipelinePrefix):
+		kind, id = KindPipeline, key[len(PipelinePrefix):]
+	default:
+		return ""
+	}
+	if !isUUID(id) {
+		return ""
+	}
+	return kind
+}
+
+// isUUID says whether s is a UUID as crypto.randomUUID writes it:
+// 8-4-4-4-12 lower-case hex digits.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -92,7 +92,7 @@ func (l *Lock) heartbeat() {
 func (l *Lock) Unlock() error {
 	close(l.stop)
 	l.done.Wait()
-	text, err := os.ReadFile(filepath.Join(l.dir, "owner"))
+	text, err := readSmall(filepath.Join(l.dir, "owner"))
 	if err != nil || string(text) != l.owner {
 		return nil
 	}
@@ -115,7 +115,7 @@ func discard(dir string) error {
 // lockStaleAge.
 func stale(dir string) bool {
 	ownerPath := filepath.Join(dir, "owner")
-	text, err := os.ReadFile(ownerPath)
+	text, err := readSmall(ownerPath)
 	pid, start, ok := parseOwner(string(text))
 	if err != nil || !ok {
 		st, err := os.Stat(dir)

@@ -10,7 +10,27 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/lobsterdev/lobster/lang/bounded"
 )
+
+// MaxStateFile bounds the size of a state file that is read. States hold
+// step outputs, each bounded per stream, so the limit is generous; what it
+// stops is a file past any state's size, or a FIFO or device put in a
+// state's place, exhausting memory or blocking the reader.
+const MaxStateFile = 1 << 30
+
+// ReadFile reads a file of the state directory through the bounded reader:
+// at most MaxStateFile bytes, and nothing that is not a regular file,
+// refused without blocking.
+func ReadFile(path string) ([]byte, error) {
+	return bounded.ReadFile(path, MaxStateFile)
+}
+
+// readSmall reads a lock's owner file, a few dozen bytes.
+func readSmall(path string) ([]byte, error) {
+	return bounded.ReadFile(path, 4<<10)
+}
 
 // A Store is a state directory.
 type Store struct {
@@ -114,7 +134,7 @@ func (s *Store) Read(ctx context.Context, key string, v any) (found bool, err er
 	case !lockUnavailable(err):
 		return false, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
