@@ -98,3 +98,35 @@ func TestFramingErrorLoggedOnce(t *testing.T) {
 		t.Errorf("logged %d times: %s", n, logBuf.String())
 	}
 }
+
+// FuzzReadFrame: any input gives frames or an error, never a panic, and a
+// frame is never longer than its Content-Length allows.
+func FuzzReadFrame(f *testing.F) {
+	for _, s := range []string{
+		"Content-Length: 2\r\n\r\n{}",
+		"\r\n\r\nContent-Length: 0\r\n\r\n",
+		"content-length:1\nX: y\n\nz",
+		"Content-Length: 5\r\n",
+		"Content-Type: x\r\n\r\n{}",
+		"garbage",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st := newStream(&hostileInput{head: strings.NewReader(string(data))}, nil)
+		var total int64
+		for range 100 {
+			frame, n, err := st.readFrame()
+			total += n
+			if err != nil {
+				break
+			}
+			if len(frame) > maxMessage {
+				t.Fatalf("frame of %d bytes", len(frame))
+			}
+		}
+		if total > int64(len(data)) {
+			t.Fatalf("counted %d bytes of %d", total, len(data))
+		}
+	})
+}

@@ -284,3 +284,32 @@ func TestReadAllNoProgress(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// FuzzReadAll: ReadAll gives the input when it is at most limit bytes and
+// ErrTooLarge otherwise, whatever the reads' sizes.
+func FuzzReadAll(f *testing.F) {
+	f.Add([]byte("hello"), uint16(5), uint16(0))
+	f.Add([]byte("hello"), uint16(4), uint16(1))
+	f.Add(make([]byte, 70000), uint16(65535), uint16(2))
+	f.Fuzz(func(t *testing.T, data []byte, limit, how uint16) {
+		var r io.Reader = bytes.NewReader(data)
+		switch how % 4 {
+		case 1:
+			r = iotest.OneByteReader(r)
+		case 2:
+			r = iotest.HalfReader(r)
+		case 3:
+			r = iotest.DataErrReader(r)
+		}
+		got, err := ReadAll(r, int64(limit))
+		if len(data) > int(limit) {
+			if !errors.Is(err, ErrTooLarge) {
+				t.Fatalf("%d bytes, limit %d: %v", len(data), limit, err)
+			}
+			return
+		}
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("%d bytes, limit %d: got %d bytes, %v", len(data), limit, len(got), err)
+		}
+	})
+}
