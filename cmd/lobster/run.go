@@ -142,7 +142,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	case err != nil:
 		return out.fail(envelope.ParseError, "run "+err.Error(), exitUsage)
 	case flags.file == "":
-		return out.fail(envelope.ParseError, "run needs a workflow file: lobster run [--file] PATH (pipelines are not supported yet)", exitUsage)
+		return out.fail(envelope.ParseError, "run needs a workflow file or a pipeline: lobster run [--file] PATH, or lobster run '<pipeline>'", exitUsage)
 	}
 	var provided any
 	if flags.argsJSON != nil {
