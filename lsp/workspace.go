@@ -16,12 +16,16 @@ import (
 // renames of such an arg read the workflow files under the workspace
 // folders too (the open documents win over their files on disk).
 
-// workspaceFileLimit bounds the workflow files read for one request, and
-// workspaceEntryLimit the directory entries looked at, so that a workspace
-// opened on a home directory (or /) stays responsive.
+// workspaceFileLimit bounds the workflow files read for one request,
+// workspaceEntryLimit the directory entries looked at and workspaceByteLimit
+// the bytes of the files read, so that a workspace opened on a home
+// directory (or /), or a repository of huge workflow files, stays
+// responsive and in memory: each file is read with parser.ReadFile (8 MiB
+// at most) and parsed while the request runs.
 const (
 	workspaceFileLimit  = 2000
 	workspaceEntryLimit = 100000
+	workspaceByteLimit  = 16 << 20
 )
 
 // workspaceInit holds the workspace folders of initialize's params.
@@ -84,12 +88,12 @@ func (s *Server) callerDocuments(ctx context.Context, self *snapshot) []*snapsho
 	}
 	roots := s.roots
 	s.mu.Unlock()
-	read, seen := 0, 0
+	read, seen, size := 0, 0, 0
 	for _, root := range roots {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			seen++
 			switch {
-			case ctx.Err() != nil || read >= workspaceFileLimit || seen > workspaceEntryLimit:
+			case ctx.Err() != nil || read >= workspaceFileLimit || seen > workspaceEntryLimit || size >= workspaceByteLimit:
 				return filepath.SkipAll
 			case err != nil:
 				return nil
@@ -103,7 +107,8 @@ func (s *Server) callerDocuments(ctx context.Context, self *snapshot) []*snapsho
 			}
 			read++
 			text, err := s.readFile(path)
-			if err != nil || !bytes.Contains(text, []byte("workflow")) {
+			size += len(text)
+			if err != nil || !bytes.Contains(text, []byte("workflow")) || size > workspaceByteLimit {
 				return nil
 			}
 			snap := newSnapshot(protocol.DocumentURI(uri.File(path)), 0, text)
