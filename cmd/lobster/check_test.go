@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -362,5 +363,28 @@ func TestExamples(t *testing.T) {
 	inputs, problems := collect([]string{"../../examples"}, "")
 	if len(problems) > 0 || len(inputs) < 3 {
 		t.Errorf("examples: found %q, problems %v", names(inputs), problems)
+	}
+}
+
+// zeros is an endless standard input that counts what was read of it.
+type zeros struct{ n int64 }
+
+func (z *zeros) Read(p []byte) (int, error) {
+	clear(p)
+	z.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestCheckStdinBounded: "check -" on endless input reads the limit and
+// one byte more, then reports the file as too large.
+func TestCheckStdinBounded(t *testing.T) {
+	var in zeros
+	var out, errb strings.Builder
+	code := run([]string{"check", "-"}, &in, &out, &errb)
+	if code != exitFindings || out.String() != "<stdin>:1:1: error: the file is more than 8388608 bytes; files over 8388608 bytes are not read [limit-exceeded]\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	if in.n != parser.MaxFileSize+1 {
+		t.Errorf("read %d bytes of standard input, want %d", in.n, parser.MaxFileSize+1)
 	}
 }
