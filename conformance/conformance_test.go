@@ -29,6 +29,9 @@ import (
 
 var updateOurs = flag.Bool("update-ours", false, "rewrite ours/exit and ours/stdout of deliberate cases from this build (review the diff)")
 
+// testVersion is the version the binary under test is built with.
+const testVersion = "v0.0.0-conformance"
+
 var (
 	lobster string // the binary under test
 	shims   string // the directory of the openclaw.invoke and clawd.invoke it comes with
@@ -41,7 +44,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	lobster, shims = filepath.Join(dir, "lobster"), dir
-	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "github.com/lobsterdev/lobster/cmd/lobster",
+	// A release build's version, so that cases that print it are stable.
+	build := exec.Command("go", "build", "-ldflags=-X github.com/lobsterdev/lobster/internal/version.version="+testVersion,
+		"-o", dir+string(filepath.Separator), "github.com/lobsterdev/lobster/cmd/lobster",
 		"github.com/lobsterdev/lobster/cmd/openclaw.invoke", "github.com/lobsterdev/lobster/cmd/clawd.invoke")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {

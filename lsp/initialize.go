@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"encoding/json"
 	"os/exec"
 
@@ -85,7 +86,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	s.initialized = true
 	return &initializeResult{
 		Capabilities: serverCapabilities(),
-		ServerInfo:   &protocol.ServerInfo{Name: "lobster-lsp", Version: Version},
+		ServerInfo:   &protocol.ServerInfo{Name: "lobster-lsp", Version: cmp.Or(s.opts.Version, Version)},
 	}, nil
 }
 

@@ -18,8 +18,8 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// Version is the server's version, reported in initialize.
-const Version = "0.1.0"
+// Version is the server's version when Options.Version is not set.
+const Version = "devel"
 
 // Options configure a [Server].
 type Options struct {
@@ -34,6 +34,9 @@ type Options struct {
 	// text; "" turns it off. The client may set it with the
 	// initializationOptions {"shellcheck": "PATH"|"off"}.
 	Shellcheck string
+	// Version is the server's version, reported in initialize; "" is
+	// Version.
+	Version string
 
 	// afterCheck, when set (by tests), is called after each check of the
 	// diagnostics worker with its result: nil, or the error of a check

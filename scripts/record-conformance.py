@@ -120,7 +120,8 @@ class FakeServer:
 
 cases = sys.argv[1:] or sorted(glob.glob(os.path.join(root, "conformance", "cases", "*.txtar")))
 for path in cases:
-    comment, files = parse(open(path).read())
+    # newline="": a carriage return is data, never a line break to translate.
+    comment, files = parse(open(path, newline="").read())
     files = [(n, b) for n, b in files if not n.startswith("want/")]
     cmd = json.loads(dict(files)["cmd"])
     single = all(isinstance(a, str) for a in cmd)
@@ -135,7 +136,7 @@ for path in cases:
                 continue
             full = os.path.join(work, name)
             os.makedirs(os.path.dirname(full), exist_ok=True)
-            open(full, "w").write(srv(body))
+            open(full, "w", newline="").write(srv(body))
         state = os.path.join(work, ".state")
         token = ident = ""
         out = err = ""
@@ -143,7 +144,8 @@ for path in cases:
             args = [srv(a.replace("$TOKEN", token).replace("$ID", ident)) for a in step["args"]]
             env = {"PATH": os.environ["PATH"], "HOME": work, "LOBSTER_STATE_DIR": state}
             env.update({k: srv(v) for k, v in step.get("env", {}).items()})
-            p = subprocess.run(["node", binary] + args, cwd=work, env=env, capture_output=True, text=True, timeout=60)
+            p = subprocess.run(["node", binary] + args, cwd=work, env=env, capture_output=True, timeout=60)
+            p.stdout, p.stderr = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
             ids = pause_ids(p.stdout)
             if ids and ids[0]:
                 token, ident = ids
@@ -163,5 +165,5 @@ for path in cases:
     files += [("want/exit", f"{p.returncode}\n"), ("want/stdout", out)]
     if "compare-stderr" in dict(files):
         files.append(("want/stderr", err))
-    open(path, "w").write(unparse(comment, files))
+    open(path, "w", newline="").write(unparse(comment, files))
     print(f"{os.path.basename(path)}: exit {p.returncode}", file=sys.stderr)

@@ -4,9 +4,11 @@
 // Usage:
 //
 //	lobster-lsp [--stdio] [--debounce DURATION] [--shellcheck off|auto|PATH] [--log FILE]
+//	lobster-lsp --version | version
 //
 // It exits 0 when the client sent shutdown before exit, 1 otherwise (as
-// LSP asks), and 2 on a usage error.
+// LSP asks), and 2 on a usage error. --version (or version) prints the
+// version, the same line as "lobster version", and starts no server.
 package main
 
 import (
@@ -21,6 +23,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/lobsterdev/lobster/internal/version"
 	"github.com/lobsterdev/lobster/lsp"
 )
 
@@ -45,18 +48,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	debounce := fs.Duration("debounce", lsp.DefaultDebounce, "wait this long after a change before checking")
 	shellcheck := fs.String("shellcheck", "off", "run shellcheck on shell text: off, auto or the `program`")
 	logFile := fs.String("log", "", "append the log to this `file` instead of standard error")
-	version := fs.Bool("version", false, "print the version and exit")
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	if *version {
-		fmt.Fprintln(stdout, "lobster-lsp", lsp.Version)
+	switch {
+	case *showVersion || fs.NArg() == 1 && fs.Arg(0) == "version":
+		fmt.Fprintln(stdout, version.String())
 		return 0
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "lobster-lsp: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
 	}
-	opts := lsp.Options{Debounce: *debounce, Log: stderr}
+	opts := lsp.Options{Debounce: *debounce, Log: stderr, Version: version.String()}
 	switch *shellcheck {
 	case "off":
 	case "auto":

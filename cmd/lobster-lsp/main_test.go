@@ -15,6 +15,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/lobsterdev/lobster/internal/version"
 )
 
 // pipeRWC joins a process's stdout and stdin into one connection.
@@ -229,8 +231,45 @@ func TestExitCodes(t *testing.T) {
 	if code := run([]string{"--help"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(errb.String(), "-debounce") {
 		t.Errorf("--help: %d %q", code, errb.String())
 	}
-	out.Reset()
-	if code := run([]string{"--version"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "lobster-lsp ") {
-		t.Errorf("--version: %d %q", code, out.String())
+	// --version and version print the version and start no server (the
+	// empty input would otherwise end it with 1).
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		out.Reset()
+		if code := run(args, strings.NewReader(""), &out, &errb); code != 0 || out.String() != version.String()+"\n" {
+			t.Errorf("%s: %d %q", args, code, out.String())
+		}
+	}
+	if code := run([]string{"serve"}, strings.NewReader(""), &out, &errb); code != 2 || !strings.Contains(errb.String(), `unexpected argument "serve"`) {
+		t.Errorf("an argument: %d, stderr %q", code, errb.String())
+	}
+}
+
+// TestVersionAgrees: lobster version and lobster-lsp --version print the
+// same line, from a build of this tree and from a release build.
+func TestVersionAgrees(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binaries")
+	}
+	dir := t.TempDir()
+	for _, ldflags := range []string{"", "-X github.com/lobsterdev/lobster/internal/version.version=v9.8.7"} {
+		build := exec.Command("go", "build", "-ldflags="+ldflags, "-o", dir+string(filepath.Separator),
+			"github.com/lobsterdev/lobster/cmd/lobster", "github.com/lobsterdev/lobster/cmd/lobster-lsp")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, out)
+		}
+		lobster, err := exec.Command(filepath.Join(dir, "lobster"), "version").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lsp, err := exec.Command(filepath.Join(dir, "lobster-lsp"), "--version").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(lobster) != string(lsp) || strings.Count(string(lobster), "\n") != 1 || strings.ContainsAny(strings.TrimSpace(string(lobster)), " \t") {
+			t.Errorf("ldflags %q: lobster version %q, lobster-lsp --version %q", ldflags, lobster, lsp)
+		}
+		if ldflags != "" && string(lobster) != "v9.8.7\n" {
+			t.Errorf("release build: %q", lobster)
+		}
 	}
 }

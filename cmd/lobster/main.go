@@ -89,6 +89,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	buildversion "github.com/lobsterdev/lobster/internal/version"
 )
 
 // Exit codes of lobster check (documented in the package comment).
@@ -139,8 +141,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usageText)
-		return exitUsage
+		// As the reference does: no command is a request for help.
+		fmt.Fprint(stdout, usageText)
+		return exitOK
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "check":
@@ -159,7 +162,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runDoctor(rest, stdout, stderr)
 	case "mcp":
 		return runMCP(rest, os.Stdin, os.Stdout, stderr)
-	case "version", "--version":
+	case "version", "--version", "-v":
 		return runVersion(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		return runHelp(rest, stdout, stderr)
@@ -203,7 +206,7 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 			text, ok = commandHelp(args[0])
 		}
 		if !ok {
-			fmt.Fprintf(stderr, "lobster: unknown help topic %q\nRun \"lobster help\" for usage.\n", args[0])
+			fmt.Fprintf(stderr, "lobster: unknown command %q\nRun \"lobster help\" for usage.\n", args[0])
 			return exitUsage
 		}
 		fmt.Fprint(stdout, text)
@@ -216,8 +219,12 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 
 const versionHelp = `usage: lobster version
 
-Version prints the version of lobster: the module version it was built from,
-or "devel" for a build from a source tree.
+Version prints the version of lobster alone on one line (also lobster -v and
+lobster --version): the version a release was built with, else the module
+version it was built from (a tag, or the pseudo-version of a commit such as
+v0.0.0-20260913120000-abcdef123456); a build from a checkout with
+uncommitted changes prints devel+REVISION.dirty, and a build without version
+information "devel". lobster-lsp --version prints the same line.
 `
 
 func runVersion(args []string, stdout, stderr io.Writer) int {
@@ -235,17 +242,9 @@ func runVersion(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "lobster %s\n", version())
+	fmt.Fprintln(stdout, version())
 	return exitOK
 }
 
-// version is the main module's version from the build information, or
-// "devel" when there is none (a build from a source tree, or a test).
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if v := bi.Main.Version; v != "" && v != "(devel)" {
-			return v
-		}
-	}
-	return "devel"
-}
+// version is the version of the build (see internal/version).
+func version() string { return buildversion.String() }

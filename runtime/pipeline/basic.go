@@ -128,6 +128,8 @@ func tableCommand(ctx context.Context, c *Call) (Output, error) {
 		return Output{}, err
 	}
 	var b strings.Builder
+	// In a table, line breaks (\n only) in cells and column names become
+	// spaces; items printed one per line stay as they are.
 	cell := func(v any) string { return strings.ReplaceAll(cellText(v), "\n", " ") }
 	switch {
 	case len(items) == 0:
@@ -143,8 +145,10 @@ func tableCommand(ctx context.Context, c *Call) (Output, error) {
 		}
 		rows := make([][]string, len(items))
 		widths := make([]int, len(cols))
+		header := make([]string, len(cols))
 		for j, col := range cols {
-			widths[j] = max(3, utf16Len(col))
+			header[j] = strings.ReplaceAll(col, "\n", " ")
+			widths[j] = max(3, utf16Len(header[j]))
 		}
 		for i, it := range items {
 			rows[i] = make([]string, len(cols))
@@ -167,7 +171,7 @@ func tableCommand(ctx context.Context, c *Call) (Output, error) {
 			}
 			b.WriteByte('\n')
 		}
-		line(cols)
+		line(header)
 		dashes := make([]string, len(cols))
 		for j := range cols {
 			dashes[j] = strings.Repeat("-", widths[j])
@@ -178,7 +182,7 @@ func tableCommand(ctx context.Context, c *Call) (Output, error) {
 		}
 	default:
 		for _, it := range items {
-			b.WriteString(cell(it))
+			b.WriteString(cellText(it))
 			b.WriteByte('\n')
 		}
 	}

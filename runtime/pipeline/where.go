@@ -12,7 +12,7 @@ import (
 // whereCommand is where (§3.6): keep the items for which the predicate
 // holds, with JavaScript's loose comparison.
 func whereCommand(ctx context.Context, c *Call) (Output, error) {
-	if len(c.Args.Positional) == 0 {
+	if len(c.Args.Positional) == 0 || c.Args.Positional[0] == "" {
 		return Output{}, errors.New("where requires an expression (e.g. field=value)")
 	}
 	p, err := ParsePredicate(c.Args.Positional[0])
