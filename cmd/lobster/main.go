@@ -12,6 +12,8 @@
 //	plan     print the execution plan of a workflow file
 //	graph    print the steps of a workflow file as a graph
 //	schema   print the JSON Schema of workflow files
+//	resume   continue or cancel a run paused at a gate
+//	state    list paused runs; prune the state directory
 //	mcp      serve the toolchain to AI agents (Model Context Protocol)
 //	version  print the lobster version
 //	help     show help for lobster or for a command
@@ -124,6 +126,8 @@ The commands are:
 	plan     print the execution plan of a workflow file
 	graph    print the steps of a workflow file as a graph
 	schema   print the JSON Schema of workflow files
+	resume   continue or cancel a run paused at a gate
+	state    list paused runs; prune the state directory
 	mcp      serve the toolchain to AI agents (Model Context Protocol)
 	version  print the lobster version
 	help     show help for lobster or for a command
@@ -158,6 +162,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runGraph(rest, stdout, stderr)
 	case "resume":
 		return runResume(rest, stdout, stderr)
+	case "state":
+		return runState(rest, stdout, stderr)
 	case "doctor":
 		return runDoctor(rest, stdout, stderr)
 	case "mcp":
@@ -183,6 +189,7 @@ var helpTexts = map[string]string{
 	"plan":    planHelp,
 	"graph":   graphHelp,
 	"resume":  resumeUsageText,
+	"state":   stateHelp,
 	"doctor":  doctorHelp,
 	"schema":  schemaHelp,
 	"mcp":     mcpHelp,

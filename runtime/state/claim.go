@@ -30,6 +30,10 @@ type tombstone struct {
 	Type       string `json:"type"`
 	ConsumedAt string `json:"consumedAt"`
 	ClaimID    string `json:"claimId"`
+	// Owner names the claiming process as "<pid>:<start>" (ours only:
+	// the reference's tombstones have none), so that a prune can tell
+	// a running resume's tombstone from a dead one's.
+	Owner string `json:"owner,omitempty"`
 }
 
 // LoadResume reads the resume state under key as raw JSON. A key that
@@ -79,7 +83,7 @@ func (s *Store) ClaimResume(ctx context.Context, key string, loaded json.RawMess
 		if err != nil || !sameJSON(current, loaded) {
 			return ErrResumeNotFound
 		}
-		data, _ := Encode(tombstone{Type: tombstoneType, ConsumedAt: ISOTime(time.Now()), ClaimID: c.id})
+		data, _ := Encode(tombstone{Type: tombstoneType, ConsumedAt: ISOTime(time.Now()), ClaimID: c.id, Owner: claimOwner()})
 		return WriteFileAtomic(path, data)
 	})
 	if err != nil {

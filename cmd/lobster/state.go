@@ -1,0 +1,211 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/lobsterdev/lobster/runtime/state"
+)
+
+const stateHelp = `usage: lobster state list [--format text|json]
+       lobster state prune [--older-than DURATION] [--dry-run] [--format text|json]
+
+State shows and cleans the state directory (LOBSTER_STATE_DIR, default
+~/.lobster/state), where paused runs wait for "lobster resume".
+
+list prints the paused runs, oldest first: the approval id, what the run
+waits for (approval or input), its age, the step (or pipeline stage) that
+paused and the workflow file (or pipeline). --format json prints them as a
+JSON array with the state key and the resume token as well.
+
+prune removes what no run needs any more, and never what a live run or
+resume uses: locks whose holder is gone, temporary files and lock leftovers
+older than 10 minutes, spent resume states whose resume is no longer
+running (after 24 hours when the resume is not known), and approval ids
+whose run is gone. Paused runs are kept unless --older-than is given:
+then those paused longer than DURATION go too, with their approval ids (a
+resume of one of them is refused as unknown). DURATION is a Go duration
+(90m, 12h) or a number of days (7d). --dry-run prints what would go and
+removes nothing. Each removal is one line: the file, what it was, why.
+
+Exit codes: 0 success; 1 the directory could not be read or a file could
+not be removed; 2 a usage error.
+`
+
+func runState(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, stateHelp)
+		return exitUsage
+	}
+	if asksHelp(args[:1]) || args[0] == "help" {
+		fmt.Fprint(stdout, stateHelp)
+		return exitOK
+	}
+	fs := flag.NewFlagSet("state "+args[0], flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	format := fs.String("format", "text", "")
+	var olderThan time.Duration
+	var dryRun bool
+	switch args[0] {
+	case "list":
+	case "prune":
+		fs.Func("older-than", "", func(s string) (err error) {
+			olderThan, err = parseAge(s)
+			return err
+		})
+		fs.BoolVar(&dryRun, "dry-run", false, "")
+	default:
+		fmt.Fprintf(stderr, "lobster: unknown state command %q\nRun \"lobster help state\" for usage.\n", args[0])
+		return exitUsage
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, stateHelp)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "lobster: state %s: %v\n", args[0], err)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "lobster: state %s: unexpected argument %q\n", args[0], fs.Arg(0))
+		return exitUsage
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "lobster: state %s: --format must be text or json\n", args[0])
+		return exitUsage
+	}
+	dir, err := state.DefaultDir(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "lobster: %v\n", err)
+		return exitFindings
+	}
+	var j state.Janitor = &state.Store{Dir: dir}
+	ctx, _, stop, _ := signalContext()
+	defer stop()
+	now := time.Now()
+	if args[0] == "list" {
+		runs, err := j.Paused(ctx, now)
+		if err != nil {
+			fmt.Fprintf(stderr, "lobster: %v\n", err)
+			return exitFindings
+		}
+		if *format == "json" {
+			return writeJSON(stdout, stderr, nonNilSlice(runs))
+		}
+		printPaused(stdout, runs, now)
+		return exitOK
+	}
+	removed, err := j.Prune(ctx, state.PruneOptions{OlderThan: olderThan, DryRun: dryRun, Now: now})
+	if *format == "json" {
+		if code := writeJSON(stdout, stderr, map[string]any{"dryRun": dryRun, "removed": nonNilSlice(removed)}); code != exitOK {
+			return code
+		}
+	} else {
+		verb := "removed"
+		if dryRun {
+			verb = "would remove"
+		}
+		for _, r := range removed {
+			fmt.Fprintf(stdout, "%s %s: %s (%s)\n", verb, r.What, r.File, r.Reason)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "lobster: %v\n", err)
+		return exitFindings
+	}
+	return exitOK
+}
+
+// parseAge reads --older-than: a Go duration or a number of days.
+func parseAge(s string) (time.Duration, error) {
+	var d time.Duration
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.ParseFloat(days, 64)
+		if err != nil || n <= 0 || n > 1e5 {
+			return 0, errors.New("must be a positive duration such as 12h or 7d")
+		}
+		d = time.Duration(n * float64(24*time.Hour))
+	} else {
+		var err error
+		if d, err = time.ParseDuration(s); err != nil || d <= 0 {
+			return 0, errors.New("must be a positive duration such as 12h or 7d")
+		}
+	}
+	return d, nil
+}
+
+// printPaused prints the paused runs as a table.
+func printPaused(w io.Writer, runs []state.PausedRun, now time.Time) {
+	if len(runs) == 0 {
+		fmt.Fprintln(w, "no paused runs")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tWAITING\tAGE\tSTEP\tWORKFLOW")
+	for _, r := range runs {
+		id := r.ApprovalID
+		if id == "" {
+			id = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", id, r.Waiting, age(now.Sub(r.CreatedAt)), oneLine(r.Step), oneLine(r.Workflow))
+	}
+	tw.Flush()
+}
+
+// age is d as the list shows it: 45s, 12m, 5h, 3d.
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return strconv.Itoa(int(max(d, 0)/time.Second)) + "s"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + "m"
+	case d < 48*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + "h"
+	}
+	return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+}
+
+// oneLine is s on one line, control characters shown as spaces, and cut
+// at 120 characters: a state's text must not garble the table.
+func oneLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:119]) + "…"
+	}
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func writeJSON(stdout, stderr io.Writer, v any) int {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err == nil {
+		_, err = stdout.Write(append(data, '\n'))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "lobster: %v\n", err)
+		return exitInternal
+	}
+	return exitOK
+}
+
+func nonNilSlice[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
