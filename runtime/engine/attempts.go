@@ -71,7 +71,8 @@ func (p retryPolicy) delay(n int) time.Duration {
 		}
 		d = math.Min(d*(0.9+0.2*random()), p.maxDelayMs)
 	}
-	return time.Duration(math.Max(0, d) * float64(time.Millisecond))
+	// Whole milliseconds, rounded as the reference rounds them.
+	return time.Duration(math.Max(0, math.Round(d))) * time.Millisecond
 }
 
 // timeoutOf is a step's timeout_ms, or 0 for none.

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // The cases follow the reference's own tests (workflow spec §5.7–5.9).
@@ -150,6 +151,10 @@ func TestRetryDelays(t *testing.T) {
 		if got := exp.delay(n).Milliseconds(); got != want {
 			t.Errorf("exponential delay %d = %dms, want %d", n, got, want)
 		}
+	}
+	// Whole milliseconds, rounded as the reference rounds them.
+	if got := (retryPolicy{delayMs: 10.6}).delay(1); got != 11*time.Millisecond {
+		t.Errorf("delay 10.6ms = %v, want 11ms", got)
 	}
 	fixed := retryPolicy{delayMs: 5000, maxDelayMs: 3000}
 	if got := fixed.delay(3).Milliseconds(); got != 5000 {
