@@ -51,7 +51,7 @@ steps:
   - id: fetch
     run: echo '{"items":[1,2],"ok":true}'
   - id: count
-    run: jq length
+    run: awk -F, '{print NF}'
     stdin: $fetch.json.items
     when: $fetch.json.ok
   - id: never
@@ -60,9 +60,6 @@ steps:
   - id: greet
     command: echo "$GREETING from $LOBSTER_ARG_WHO, $count.stdout items"
 `
-	if _, err := os.Stat("/usr/bin/jq"); err != nil {
-		src = strings.Replace(src, "jq length", "wc -w | tr -d ' '", 1)
-	}
 	got, err := run(t, src, `{"who":"you"}`)
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +80,7 @@ func TestRunOutputSkipsSkippedSteps(t *testing.T) {
 	}
 }
 
-func TestRunStopsOnFailureAndUnsupported(t *testing.T) {
+func TestRunStopsOnFailure(t *testing.T) {
 	marker := t.TempDir() + "/ran"
 	src := "steps:\n  - id: a\n    run: echo bad >&2; exit 4\n  - id: b\n    run: touch " + marker + "\n"
 	if _, err := run(t, src, ""); err == nil || err.Error() != "workflow command failed (4): bad" {
@@ -91,9 +88,6 @@ func TestRunStopsOnFailureAndUnsupported(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("a step after a failure ran")
-	}
-	if _, err := os.Stat(marker); err == nil {
-		t.Error("an unsupported step ran")
 	}
 	if _, err := run(t, "steps:\n  - id: a\n    run: echo\n    when: $nope.json\n", ""); err == nil || err.Error() != "Unknown step reference: nope.json" {
 		t.Errorf("condition error: %v", err)
