@@ -45,8 +45,10 @@ func TestHover(t *testing.T) {
 					t.Errorf("hover does not contain %q:\n%s", w, h.Contents.Value)
 				}
 			}
-			if h.Range == nil || textOf(flow, *h.Range) != tt.span {
-				t.Errorf("hover range %v covers %q, want %q", h.Range, textOf(flow, *h.Range), tt.span)
+			if h.Range == nil {
+				t.Errorf("hover has no range, want one covering %q", tt.span)
+			} else if got := textOf(flow, *h.Range); got != tt.span {
+				t.Errorf("hover range %v covers %q, want %q", *h.Range, got, tt.span)
 			}
 		})
 	}

@@ -371,8 +371,8 @@ func TestDiff(t *testing.T) {
 func TestNoPanic(t *testing.T) {
 	paths, _ := filepath.Glob("../../testdata/golden/*.txtar")
 	more, _ := filepath.Glob("../../examples/*")
-	if len(paths) == 0 {
-		t.Skip("no golden cases")
+	if len(paths) == 0 || len(more) == 0 {
+		t.Fatalf("no inputs: %d golden cases, %d examples", len(paths), len(more))
 	}
 	for _, path := range append(paths, more...) {
 		var src []byte
