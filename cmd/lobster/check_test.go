@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/creack/pty"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -173,17 +174,23 @@ func TestUseColor(t *testing.T) {
 		{"auto", &buf, env(), false},
 		{"auto", regular, env(), false},
 	}
-	if runtime.GOOS != "windows" {
-		// /dev/null is a character device, like a terminal.
-		devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-		must(t, err)
-		defer devnull.Close()
+	// /dev/null is a character device but not a terminal.
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	must(t, err)
+	defer devnull.Close()
+	tests = append(tests, test{"auto", devnull, env(), false})
+	if ptmx, tty, err := pty.Open(); err != nil {
+		t.Logf("no pseudo-terminal (%v): the cases on a terminal did not run", err)
+	} else {
+		defer ptmx.Close()
+		defer tty.Close()
 		tests = append(tests,
-			test{"auto", devnull, env(), true},
-			test{"auto", devnull, env("NO_COLOR", "1"), false},
-			test{"auto", devnull, env("NO_COLOR", ""), true},
-			test{"auto", devnull, env("TERM", "dumb"), false},
-			test{"never", devnull, env(), false},
+			test{"auto", tty, env(), true},
+			test{"auto", tty, env("NO_COLOR", "1"), false},
+			test{"auto", tty, env("NO_COLOR", ""), true},
+			test{"auto", tty, env("TERM", "dumb"), false},
+			test{"never", tty, env(), false},
+			test{"always", tty, env("NO_COLOR", "1"), true},
 		)
 	}
 	for i, tt := range tests {

@@ -166,8 +166,8 @@ func runPipeline(f runFlags, text string, stdin io.Reader, stdout, stderr io.Wri
 // signalNames names the signals that stop a run, by number.
 var signalNames = map[int]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 15: "SIGTERM"}
 
-// isTerminal reports whether r is a terminal.
-func isTerminal(r io.Reader) bool {
-	file, ok := r.(*os.File)
+// isTerminal reports whether the reader or writer f is a terminal.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
 	return ok && term.IsTerminal(int(file.Fd()))
 }
