@@ -14,9 +14,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
-
-	"github.com/creack/pty"
 )
 
 // lobsterIn runs the lobster command (testscript.Main puts it on PATH) in
@@ -123,74 +120,6 @@ func TestResumeIgnoresCosmeticEdits(t *testing.T) {
 	os.WriteFile(file, []byte("# reviewed\n"+strings.Replace(gatedEffect, "approval: Go?", "approval: \"Go?\"  # asked", 1)), 0o644)
 	if out, code := lobsterIn(t, dir, nil, "resume", "--token", token, "--approve", "yes"); code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
-	}
-}
-
-// TestInteractiveGates runs lobster on a terminal: gates ask there instead
-// of pausing, y/yes grants, anything else is "Not approved", and an input
-// step reads one line of JSON.
-func TestInteractiveGates(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "w.lobster"), []byte(`steps:
-  - id: ask
-    input:
-      prompt: Name?
-      responseSchema: {type: object, required: [name]}
-  - id: gate
-    approval: Greet?
-    stdin: $ask.response
-  - id: greet
-    run: echo "hello $NAME"
-    env:
-      NAME: $ask.response.name
-`), 0o644)
-	for _, tc := range []struct {
-		answers  string
-		wantCode int
-		want     string
-	}{
-		{"{\"name\":\"ann\"}\nYes\n", 0, `"hello ann\n"`},
-		{"{\"name\":\"ann\"}\nnope\n", 1, "Error: Not approved"},
-		{"{}\n", 1, "response failed schema validation at /: must have required property 'name'"},
-		{"not json\n", 1, "Input response must be valid JSON"},
-	} {
-		cmd := exec.Command("lobster", "run", "w.lobster")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "LOBSTER_STATE_DIR="+filepath.Join(dir, ".state"), "GORACE=atexit_sleep_ms=0")
-		tty, err := pty.Start(cmd)
-		if err != nil {
-			t.Skipf("no pseudo-terminal: %v", err)
-		}
-		tty.Write([]byte(tc.answers))
-		done := make(chan []byte)
-		go func() {
-			var out bytes.Buffer
-			out.ReadFrom(tty)
-			done <- out.Bytes()
-		}()
-		err = cmd.Wait()
-		tty.Close()
-		var out []byte
-		select {
-		case out = <-done:
-		case <-time.After(10 * time.Second):
-			t.Fatal("no output")
-		}
-		code := 0
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			code = exit.ExitCode()
-		}
-		text := strings.ReplaceAll(string(out), "\r\n", "\n")
-		if code != tc.wantCode || !strings.Contains(text, tc.want) || !strings.Contains(text, "Name?\nEnter JSON response: ") {
-			t.Errorf("answers %q: exit %d, output:\n%s\nwant exit %d and %q", tc.answers, code, text, tc.wantCode, tc.want)
-		}
-		if tc.wantCode == 0 && !strings.Contains(text, "Greet? [y/N] ") {
-			t.Errorf("no approval prompt:\n%s", text)
-		}
-	}
-	if entries, _ := os.ReadDir(filepath.Join(dir, ".state")); len(entries) != 0 {
-		t.Errorf("interactive runs wrote state: %v", entries)
 	}
 }
 

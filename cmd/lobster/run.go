@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -25,7 +26,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
-const runUsageText = `usage: lobster run [--mode tool|human] [--file] PATH [--args-json JSON] [--dry-run] [--ignore CODES]
+const runUsageText = `usage: lobster run [--mode tool|human] [--file] PATH [--args-json JSON] [--dry-run] [--ignore CODES] [--progress MODE]
 
 Run checks the workflow file like "lobster check" and, when it has no
 errors, runs its steps in order. Warnings go to standard error and do not
@@ -44,17 +45,24 @@ stop the run.
   --dry-run          print the reference's plan of the run on standard
                      error instead of running it (see lobster plan); a
                      preview: checker errors are shown, not refused
+  --progress MODE    auto (the default), tty, plain or none: how human mode
+                     shows the steps on standard error, auto being tty (a
+                     status line updated in place) on a terminal and plain
+                     (a line per event) elsewhere; tool mode shows none
+                     unless asked
 
 Every step kind runs: shell commands, pipelines, approval and input gates,
 for_each loops, parallel branches and workflow: sub-workflows. In tool mode,
 or when standard input is not a terminal, a gate pauses the run and prints
 a resume token (and, for an approval, a short approvalId) for
-"lobster resume"; on a terminal it asks there. An ask stage inside a
-pipeline step pauses the workflow the same way.
+"lobster resume"; on a terminal it shows the request and asks there (an
+approval checks LOBSTER_APPROVAL_APPROVED_BY first; an input asks again
+until the answer matches its schema; Ctrl-D cancels the run). An ask stage
+inside a pipeline step pauses the workflow the same way.
 
-Exit codes: 0 success; 1 a step failed; 2 a usage error, bad --args-json,
-or errors found by the checker; 130/143/129/131 on SIGINT/SIGTERM/SIGHUP/
-SIGQUIT.
+Exit codes: 0 success; 1 a step failed, or the run was cancelled at a gate;
+2 a usage error, bad --args-json, or errors found by the checker;
+130/143/129/131 on SIGINT/SIGTERM/SIGHUP/SIGQUIT.
 `
 
 // runFlags are the parsed arguments of lobster run.
@@ -64,6 +72,7 @@ type runFlags struct {
 	argsJSON *string
 	dryRun   bool
 	ignore   []string // --ignore codes: their errors do not stop the run
+	progress string   // "" when not given
 	rest     []string
 }
 
@@ -75,7 +84,7 @@ func parseRunArgs(args []string) (runFlags, error) {
 		a := args[i]
 		name, value, hasValue := strings.Cut(a, "=")
 		switch name {
-		case "--mode", "--file", "--args-json", "--ignore":
+		case "--mode", "--file", "--args-json", "--ignore", "--progress":
 			if !hasValue {
 				if i+1 >= len(args) {
 					return f, fmt.Errorf("%s needs a value", name)
@@ -94,6 +103,11 @@ func parseRunArgs(args []string) (runFlags, error) {
 						f.ignore = append(f.ignore, code)
 					}
 				}
+			case "--progress":
+				if !slices.Contains(progressModes, value) {
+					return f, fmt.Errorf("--progress must be one of %s, not %q", strings.Join(progressModes, ", "), value)
+				}
+				f.progress = value
 			default:
 				f.argsJSON = &value
 			}
@@ -172,23 +186,40 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	ctx, force, stop, signalled := signalContext()
 	defer stop()
 	opts := engine.Options{Args: provided, Env: os.Environ(), Stderr: stderr, Force: force, FilePath: abs, StateDir: stateDir}
+	mode := progressNone
+	if !out.tool || flags.progress != "" {
+		mode = progressMode(flags.progress, stderr, os.Getenv)
+	}
+	display := newProgress(mode, stderr, os.Getenv)
+	opts.Stderr, opts.OnStep = display.logWriter(), display.event
 	if !out.tool {
-		opts.Terminal = terminal(os.Stdin, stdout)
+		opts.Terminal = terminal(os.Stdin, stdout, stderr, display)
 	}
 	stepsOnOneCore()
+	display.start()
 	res, err := engine.Run(ctx, file, opts)
+	display.end()
 	if code := signalled(); code != 0 {
 		out.fail(envelope.RuntimeError, "run cancelled by signal", code)
 		return code
 	}
 	if err != nil {
-		return out.fail(envelope.RuntimeError, err.Error(), exitFindings)
+		if out.tool {
+			return out.fail(envelope.RuntimeError, err.Error(), exitFindings)
+		}
+		fmt.Fprint(stderr, display.runFailure(err))
+		return exitFindings
 	}
 	if out.tool {
 		envelope.Write(stdout, envelope.Tool(res))
-	} else {
-		envelope.Write(stdout, envelope.Human(res))
+		return exitOK
 	}
+	if res.Status == envelope.StatusCancelled {
+		// Ctrl-D at a gate on the terminal.
+		fmt.Fprintf(stderr, "lobster: cancelled at step %s: nothing after it ran\n", display.lastStep())
+		return exitFindings
+	}
+	envelope.Write(stdout, envelope.Human(res))
 	return exitOK
 }
 
@@ -239,12 +270,22 @@ func loadValidated(path string, out runOutput, ignore []string) (file *ast.File,
 }
 
 // terminal is where interactive gates ask, when standard input is a
-// terminal; else nil, and gates pause the run.
-func terminal(in *os.File, out io.Writer) *engine.Terminal {
+// terminal; else nil, and gates pause the run. They ask on standard error
+// when it is a terminal (through the progress display, which makes room),
+// so that standard output keeps only the output items; else on standard
+// output, as the reference does.
+func terminal(in *os.File, stdout, stderr io.Writer, display *progress) *engine.Terminal {
 	if !term.IsTerminal(int(in.Fd())) {
 		return nil
 	}
-	return &engine.Terminal{In: bufio.NewReader(in), Out: out}
+	t := &engine.Terminal{In: bufio.NewReader(in), Out: stdout}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		t.Out = display.promptWriter()
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
+			t.Width = cols
+		}
+	}
+	return t
 }
 
 // asksHelp says whether any argument is -h or --help: as in the

@@ -107,9 +107,11 @@ func attempt(x Executor, ctx Ctx, id string, timeout time.Duration, try func(Ctx
 // afterwards, as in the reference: the request may have taken effect.
 // try gets the function its commands call when they dispatch one; it also
 // tells up, the enclosing attempt's (nil for none). beforeRetry, when
-// set, is called before each retry; its error ends the attempts.
+// set, is called before each retry; its error ends the attempts. onRetry,
+// when set, hears each retry before the wait (see Call.OnRetry).
 func withRetry(x Executor, ctx Ctx, id string, p retryPolicy, timeout time.Duration, stderr io.Writer,
-	up func(), beforeRetry func() error, try func(actx Ctx, dispatched func()) (*jsvalue.Object, error)) (*jsvalue.Object, error) {
+	up func(), beforeRetry func() error, onRetry func(n, max int, err error, delay time.Duration),
+	try func(actx Ctx, dispatched func()) (*jsvalue.Object, error)) (*jsvalue.Object, error) {
 	p.random = func() float64 { return x.Random(ctx) }
 	for n := 1; ; n++ {
 		var sent atomic.Bool // parallel branches report from their own goroutines
@@ -129,6 +131,9 @@ func withRetry(x Executor, ctx Ctx, id string, p retryPolicy, timeout time.Durat
 			}
 		}
 		d := p.delay(n)
+		if onRetry != nil {
+			onRetry(n, p.max, err, d)
+		}
 		fmt.Fprintf(stderr, "[RETRY] Step '%s' failed (attempt %d/%d): %s. Retrying in %dms...\n", id, n, p.max, err, d.Milliseconds())
 		if err := x.Sleep(ctx, d); err != nil {
 			return nil, err

@@ -48,6 +48,9 @@ func (r *runner) runCommand(ctx Ctx, c command, policy retryPolicy, timeout time
 	if policy.max > 1 {
 		call.BeforeRetry = r.beforeRetry
 	}
+	if c.topLevel {
+		call.OnRetry = r.retried
+	}
 	return r.x.Command(ctx, call)
 }
 

@@ -101,6 +101,10 @@ type Call struct {
 	// be retried; its error ends the attempts instead (a cost_limit that
 	// the failed attempt's spend went over).
 	BeforeRetry func() error
+	// OnRetry, when set, hears that attempt n of max failed with err and
+	// that the next starts after delay; executors call it before they
+	// wait (progress displays show it).
+	OnRetry func(n, max int, err error, delay time.Duration)
 }
 
 // MaxAttempts is the number of attempts the policy allows (at least 1).

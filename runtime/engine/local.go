@@ -27,7 +27,7 @@ func (c localCtx) Err() error { return context.Cause(c.ctx) }
 func stdContext(c Ctx) context.Context { return c.(localCtx).ctx }
 
 func (x *local) Command(ctx Ctx, c *Call) (*jsvalue.Object, error) {
-	return withRetry(x, ctx, c.ID, c.Retry, c.Timeout, x.opts.Stderr, c.OnDispatch, c.BeforeRetry, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
+	return withRetry(x, ctx, c.ID, c.Retry, c.Timeout, x.opts.Stderr, c.OnDispatch, c.BeforeRetry, c.OnRetry, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
 		cmd, err := c.Prepare()
 		if err != nil {
 			return nil, err

@@ -3,8 +3,10 @@
 package engine
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -50,6 +52,9 @@ func TestOnStep(t *testing.T) {
 			if e.Err != nil {
 				s += " (failed)"
 			}
+			if e.Gate != "" {
+				s += " (" + e.Gate + ")"
+			}
 			got = append(got, s)
 		},
 	})
@@ -64,7 +69,7 @@ func TestOnStep(t *testing.T) {
 		"1/6 b skipped",
 		"2/6 c started", "2/6 c finished (failed)",
 		"3/6 d started", "3/6 d finished",
-		"4/6 gate started", "4/6 gate finished", "4/6 gate paused",
+		"4/6 gate started", "4/6 gate finished", "4/6 gate waiting (approval)", "4/6 gate paused (approval)",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -119,4 +124,44 @@ func TestApprovalRequestRebuilt(t *testing.T) {
 func stateKeyOf(token string) (string, error) {
 	tok, err := state.DecodeToken(token)
 	return tok.StateKey, err
+}
+
+// TestOnStepRetriesAndWaits: a failed attempt that is retried, and a gate
+// that a terminal answers, are reported with their details.
+func TestOnStepRetriesAndWaits(t *testing.T) {
+	dir := t.TempDir()
+	src := `steps:
+  - id: flaky
+    run: test -f "$HOME/once" || { touch "$HOME/once"; echo nope >&2; exit 1; }
+    retry: {max: 3, delay_ms: 5}
+  - id: ask
+    input: {prompt: Name?, responseSchema: {type: string}}
+`
+	path := dir + "/w.lobster"
+	f, _ := parser.Parse(path, []byte(src))
+	var got []string
+	res, err := Run(context.Background(), f, Options{
+		Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}, FilePath: path, StateDir: dir + "/state",
+		Terminal: &Terminal{In: bufio.NewReader(strings.NewReader("\"ann\"\n")), Out: io.Discard},
+		OnStep: func(e StepEvent) {
+			s := fmt.Sprintf("%d/%d %s %s", e.Index, e.Total, e.ID, e.Phase)
+			if e.Phase == StepRetrying {
+				s += fmt.Sprintf(" %d/%d %v: %v", e.Attempt, e.MaxAttempts, e.Delay, e.Err)
+			}
+			if e.Gate != "" {
+				s += " (" + e.Gate + ")"
+			}
+			got = append(got, s)
+		},
+	})
+	if err != nil || res.Status != "ok" {
+		t.Fatalf("%v %v", res.Status, err)
+	}
+	want := []string{
+		"0/2 flaky started", "0/2 flaky retrying 1/3 5ms: workflow command failed (1): nope", "0/2 flaky finished",
+		"1/2 ask started", "1/2 ask waiting (input)", "1/2 ask finished",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }

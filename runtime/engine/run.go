@@ -71,11 +71,14 @@ type Options struct {
 	OnStep func(StepEvent)
 }
 
-// A Terminal is where interactive gates ask: the prompt goes to Out and
-// the answer is one line of In.
+// A Terminal is where interactive gates ask: the request and the prompt
+// go to Out and the answer is one line of In.
 type Terminal struct {
 	In  *bufio.Reader
 	Out io.Writer
+	// Width is the terminal's width in columns, which the lines that
+	// show a request are cut to; 0 for 80.
+	Width int
 }
 
 // Run executes the workflow's steps in file order (workflow spec §4.1) in
@@ -158,6 +161,7 @@ type runner struct {
 	branches []branchBill
 
 	continuation *Continuation // a resumed pipeline step's answer, until it runs
+	current      StepEvent     // the step of the last event, for retries and gates
 }
 
 func (r *runner) getenv(name string) string { return Getenv(r.opts.Env, name) }
@@ -223,10 +227,7 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 		}
 		if step.Input != nil {
 			res, halted, err := r.input(ctx, idx, step)
-			switch {
-			case halted && err == nil:
-				r.event(StepPaused, idx, len(steps), id, nil)
-			case !halted:
+			if !halted {
 				r.event(StepFinished, idx, len(steps), id, err)
 			}
 			if err != nil || halted {
@@ -239,9 +240,6 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 		var asked *Suspension
 		if errors.As(err, &asked) {
 			res, err := r.pausePipeline(ctx, idx, id, asked)
-			if err == nil && res != nil {
-				r.event(StepPaused, idx, len(steps), id, nil)
-			}
 			if err != nil || res != nil {
 				return deref(res), err
 			}
@@ -285,9 +283,6 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 		}
 		if c, gate := approvalOf(step.Approval); gate {
 			res, halted, err := r.approval(ctx, idx, id, c, record)
-			if halted && err == nil {
-				r.event(StepPaused, idx, len(steps), id, nil)
-			}
 			if err != nil || halted {
 				return res, err
 			}
@@ -346,15 +341,15 @@ func (r *runner) execute(ctx Ctx, step *ast.Step) (*jsvalue.Object, error) {
 	// reference.
 	switch {
 	case step.ForEach != nil:
-		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, r.beforeRetry, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
+		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, r.beforeRetry, r.retried, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
 			return r.forEach(actx, step, dispatched)
 		})
 	case step.Parallel != nil:
-		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, r.beforeRetry, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
+		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, r.beforeRetry, r.retried, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
 			return r.parallel(actx, step, dispatched)
 		})
 	case step.Workflow != nil:
-		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, r.beforeRetry, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
+		return withRetry(r.x, ctx, id, policy, timeout, r.opts.Stderr, r.opts.OnDispatch, r.beforeRetry, r.retried, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
 			return r.subWorkflow(actx, step, dispatched)
 		})
 	}
@@ -422,7 +417,8 @@ func (r *runner) input(ctx Ctx, idx int, step *ast.Step) (envelope.Result, bool,
 	return envelope.Result{}, false, r.resumed(d)
 }
 
-// pause stops the run at gate g (see Executor.Pause). A sub-workflow
+// pause stops the run at gate g (see Executor.Pause), with the events
+// StepWaiting, then StepPaused when the run ends there. A sub-workflow
 // cannot stop: its gates fail the parent step, unless they ask on the
 // terminal.
 func (r *runner) pause(ctx Ctx, g *Gate) (*envelope.Result, *Decision, error) {
@@ -433,7 +429,12 @@ func (r *runner) pause(ctx Ctx, g *Gate) (*envelope.Result, *Decision, error) {
 		}
 		return nil, nil, &haltInComposition{kind}
 	}
-	return r.x.Pause(ctx, g)
+	r.atGate(StepWaiting, g)
+	res, d, err := r.x.Pause(ctx, g)
+	if err == nil && res != nil {
+		r.atGate(StepPaused, g)
+	}
+	return res, d, err
 }
 
 // fit cuts the subject of an input request to the envelope size limit

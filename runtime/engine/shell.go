@@ -116,10 +116,21 @@ func RunShell(ctx context.Context, s Shell) (*jsvalue.Object, error) {
 		if detail == "" {
 			detail = s.Text
 		}
-		return nil, fmt.Errorf("workflow command failed (%s): %s", code, detail)
+		return nil, &CommandError{Code: res.Code, Stderr: string(res.Stderr), msg: fmt.Sprintf("workflow command failed (%s): %s", code, detail)}
 	}
 	return jsvalue.Obj("id", s.ID, "stdout", stdout, "json", ParseOutput(stdout)), nil
 }
+
+// A CommandError is a shell step's command that exited with a non-zero
+// status (or was killed by a signal). Its message is the reference's
+// "workflow command failed (code): detail".
+type CommandError struct {
+	Code   int    // the exit status; negative when a signal ended it
+	Stderr string // what the command wrote on its standard error
+	msg    string
+}
+
+func (e *CommandError) Error() string { return e.msg }
 
 // ParseOutput is the json of a result: the trimmed text parsed as JSON, or
 // Undefined when it is empty or not JSON.

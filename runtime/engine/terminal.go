@@ -4,11 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/validate"
 )
 
 // isYes says whether answer grants an interactive approval: the
@@ -24,13 +29,36 @@ func isYes(answer string) bool {
 	return false
 }
 
-// ask answers a gate on the terminal: an approval is y or yes (anything
-// else is the reference's fatal "Not approved"); an input is one line of
-// JSON that must match the step's schema.
+// How much of a gate's request the terminal shows.
+const (
+	shownLines = 12 // of a preview
+	shownItems = 10 // of an approval's items
+
+	shownSchemaLines = 60 // of a response schema, indented
+)
+
+// ask answers a gate on the terminal. It first shows what is asked: for
+// an approval the prompt, preview, items and who may approve, for an input
+// the prompt, subject, response schema and defaults. An approval checks
+// the approver (LOBSTER_APPROVAL_APPROVED_BY against the gate's identity
+// policy) before it asks, then takes y or yes (anything else is the
+// reference's fatal "Not approved"); an input reads one line of JSON and
+// asks again until it parses and matches the schema. The end of input
+// (Ctrl-D) cancels the run at the gate.
 func (x *local) ask(ctx context.Context, t *Terminal, g *Gate) (*Decision, error) {
+	w := &gateWriter{out: t.Out, width: t.width()}
 	if g.Kind == ApprovalGate {
-		fmt.Fprintf(t.Out, "%s [y/N] ", jsString(get(g.Request, "prompt")))
+		approver := approverOf(x.getenv)
+		w.describeApproval(g, approver)
+		if err := g.Identity.enforce(g.StepID, approver); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(t.Out, "%s [y/N] ", printable(jsString(get(g.Request, "prompt"))))
 		answer, err := x.readLine(ctx, t)
+		if errors.Is(err, io.EOF) {
+			fmt.Fprintln(t.Out)
+			return &Decision{Cancel: true, Response: jsvalue.Undefined}, nil
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -38,28 +66,44 @@ func (x *local) ask(ctx context.Context, t *Terminal, g *Gate) (*Decision, error
 			return nil, errors.New("Not approved")
 		}
 		yes := true
-		return &Decision{Approve: &yes, Approver: approverOf(x.getenv), Response: jsvalue.Undefined}, nil
+		return &Decision{Approve: &yes, Approver: approver, Response: jsvalue.Undefined}, nil
 	}
-	fmt.Fprintf(t.Out, "%s\nEnter JSON response: ", jsString(get(g.Request, "prompt")))
-	line, err := x.readLine(ctx, t)
-	if err != nil {
-		return nil, err
+	w.describeInput(g)
+	fmt.Fprintf(t.Out, "%s\n", printable(jsString(get(g.Request, "prompt"))))
+	for {
+		fmt.Fprint(t.Out, "Enter JSON response: ")
+		line, err := x.readLine(ctx, t)
+		if errors.Is(err, io.EOF) {
+			fmt.Fprintln(t.Out)
+			return &Decision{Cancel: true, Response: jsvalue.Undefined}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		response, err := jsvalue.Parse([]byte(strings.TrimSpace(line)))
+		if err != nil {
+			w.say("  Not JSON: " + jsonProblem(err) + ". Try again, or Ctrl-D to cancel the run.")
+			continue
+		}
+		err = validate.Value(g.Schema, response)
+		var failure *validate.Failure
+		switch {
+		case errors.As(err, &failure):
+			w.say("  Does not match the schema at " + failure.Path + ": " + failure.Message + ". Try again, or Ctrl-D to cancel the run.")
+			continue
+		case err != nil:
+			// A schema that cannot be checked: no answer will do.
+			return nil, checkResponse(g.StepID, g.Schema, response)
+		}
+		return &Decision{Response: response}, nil
 	}
-	response, err := jsvalue.Parse([]byte(strings.TrimSpace(line)))
-	if err != nil {
-		return nil, errors.New("Input response must be valid JSON")
-	}
-	if err := checkResponse(g.StepID, g.Schema, response); err != nil {
-		return nil, errors.New(err.Error())
-	}
-	return &Decision{Response: response}, nil
 }
 
 func (x *local) getenv(name string) string { return Getenv(x.opts.Env, name) }
 
 // readLine reads one answer, within LOBSTER_APPROVAL_INPUT_TIMEOUT_MS when
-// that is a positive number of milliseconds. The end of input is an empty
-// answer.
+// that is a positive number of milliseconds. The end of input before any
+// text is io.EOF.
 func (x *local) readLine(ctx context.Context, t *Terminal) (string, error) {
 	type answer struct {
 		line string
@@ -82,8 +126,8 @@ func (x *local) readLine(ctx context.Context, t *Terminal) (string, error) {
 	}
 	select {
 	case a := <-got:
-		if a.err != nil && a.line == "" {
-			return "", nil
+		if a.err != nil {
+			return "", io.EOF
 		}
 		return a.line, nil
 	case <-timeout:
@@ -92,6 +136,165 @@ func (x *local) readLine(ctx context.Context, t *Terminal) (string, error) {
 		return "", context.Cause(ctx)
 	}
 }
+
+// width is the width lines are cut to.
+func (t *Terminal) width() int {
+	if t.Width >= 20 {
+		return t.Width
+	}
+	return 80
+}
+
+// gateWriter shows a gate's request on the terminal, each line cut to the
+// terminal's width and every control character escaped, since the text
+// may come from step output.
+type gateWriter struct {
+	out   io.Writer
+	width int
+}
+
+// line writes a line of data, cut to the width.
+func (w *gateWriter) line(s string) {
+	fmt.Fprintln(w.out, cut(printable(s), w.width))
+}
+
+// say writes a message in full.
+func (w *gateWriter) say(s string) {
+	fmt.Fprintln(w.out, printable(s))
+}
+
+// block writes the lines of text indented by four spaces, at most max of
+// them.
+func (w *gateWriter) block(text string, max int) {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	for i, l := range lines {
+		if i == max {
+			w.line(fmt.Sprintf("    … %d more lines", len(lines)-i))
+			break
+		}
+		w.line("    " + l)
+	}
+}
+
+func (w *gateWriter) describeApproval(g *Gate, approver string) {
+	w.line("Approval needed: step " + g.StepID)
+	if p, ok := get(g.Request, "preview").(string); ok && p != "" {
+		w.line("  Preview:")
+		w.block(p, shownLines)
+	}
+	if items, _ := get(g.Request, "items").([]any); len(items) > 0 {
+		w.line(fmt.Sprintf("  Items (%d):", len(items)))
+		for i, it := range items {
+			if i == shownItems {
+				w.line(fmt.Sprintf("    … %d more", len(items)-i))
+				break
+			}
+			w.line("    " + jsvalue.Stringify(it, ""))
+		}
+	}
+	w.say("  Approver: " + approverText(g.Identity, approver))
+}
+
+// approverText says who may approve under id, and who approves now.
+func approverText(id Identity, approver string) string {
+	var who string
+	switch {
+	case id.RequiredApprover != "" && id.RequireDifferentApprover && id.InitiatedBy != "":
+		who = fmt.Sprintf("%s only, not %s (who started the run)", id.RequiredApprover, id.InitiatedBy)
+	case id.RequiredApprover != "":
+		who = id.RequiredApprover + " only"
+	case id.RequireDifferentApprover && id.InitiatedBy != "":
+		who = fmt.Sprintf("anyone but %s (who started the run)", id.InitiatedBy)
+	case id.RequireDifferentApprover:
+		who = "anyone who says who they are"
+	default:
+		who = "anyone at this terminal"
+		if approver != "" {
+			who += "; recorded as " + approver + " (LOBSTER_APPROVAL_APPROVED_BY)"
+		}
+		return who
+	}
+	if approver == "" {
+		return who + "; LOBSTER_APPROVAL_APPROVED_BY, who you are, is not set"
+	}
+	return who + "; you are " + approver + " (LOBSTER_APPROVAL_APPROVED_BY)"
+}
+
+func (w *gateWriter) describeInput(g *Gate) {
+	w.line("Input needed: step " + g.StepID)
+	if s := get(g.Request, "subject"); s != nil && s != jsvalue.Undefined {
+		text, ok := s.(string)
+		if !ok {
+			text = jsvalue.Stringify(s, "")
+		}
+		if strings.Contains(strings.TrimRight(text, "\n"), "\n") {
+			w.line("  Subject:")
+			w.block(text, shownLines)
+		} else {
+			w.line("  Subject: " + text)
+		}
+	}
+	if g.Schema != jsvalue.Undefined {
+		// The schema is what an answer must match: shown in full, on one
+		// line when it fits.
+		if one := "  Schema: " + jsvalue.Stringify(g.Schema, ""); ansi.StringWidth(one) <= w.width {
+			w.line(one)
+		} else {
+			w.line("  Schema:")
+			w.block(jsvalue.Stringify(g.Schema, "  "), shownSchemaLines)
+		}
+	}
+	if d := get(g.Request, "defaults"); d != jsvalue.Undefined {
+		w.line("  Defaults: " + jsvalue.Stringify(d, ""))
+	}
+	w.say("  Answer with one line of JSON; Ctrl-D cancels the run.")
+}
+
+// jsonProblem is a JSON parse error in words.
+func jsonProblem(err error) string {
+	msg := err.Error()
+	if msg == "EOF" || msg == "unexpected EOF" {
+		return "unexpected end of JSON input"
+	}
+	return msg
+}
+
+// printable escapes the control characters of s (but tabs and line
+// breaks), so that text
+// from a step cannot move the cursor or change the terminal.
+func printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			b.WriteRune(r)
+		case isControl(r):
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return r != '\t' && r != '\n' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0)
+}
+
+// cut shortens s to at most width columns, ending in "…" when it was
+// wider.
+func cut(s string, width int) string { return ansi.Truncate(s, width, "…") }
 
 // jsString is String(v) for a prompt.
 func jsString(v any) string {
