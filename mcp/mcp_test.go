@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 Roots stay: clients of the older protocol generations confine the server with them.
+
 package mcp
 
 import (

@@ -3,7 +3,6 @@
 package proc
 
 import (
-	"os"
 	"os/exec"
 	"syscall"
 )
@@ -19,11 +18,4 @@ type sigType = syscall.Signal
 // reaches every descendant.
 func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
-
-// signalGroup sends sig to p's process group, or to p alone if that fails.
-func signalGroup(p *os.Process, sig syscall.Signal) {
-	if err := syscall.Kill(-p.Pid, sig); err != nil {
-		_ = p.Signal(sig)
-	}
 }
