@@ -11,11 +11,15 @@ import (
 
 // Analyzer is one checker rule. Its Name is the stable diagnostic code.
 type Analyzer struct {
-	Name     string          // stable kebab-case code; never renamed or reused
-	Summary  string          // one line: what it catches
-	Doc      string          // why it matters and how the runtime behaves (markdown)
-	Bad      string          // a workflow fragment that triggers it
-	Good     string          // the fragment written correctly
+	Name    string // stable kebab-case code; never renamed or reused
+	Summary string // one line: what it catches
+	Doc     string // why it matters and how the runtime behaves (markdown)
+	// Bad is a workflow that the rule reports and Good the same written
+	// correctly, which it does not (TestExamples checks both): a whole file
+	// or a list of steps, followed by the files it refers to in txtar
+	// form ("-- child.lobster --" and the file's text).
+	Bad      string
+	Good     string
 	Fix      string          // what the quick fix does, or "" when there is none
 	Severity source.Severity // default severity
 	// Run reports the rule's findings. It is nil for codes reported by the

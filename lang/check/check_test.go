@@ -20,6 +20,12 @@ func TestValidate(t *testing.T) {
 // TestAnalyzers runs every rule over its own test data.
 func TestAnalyzers(t *testing.T) {
 	for _, a := range check.Rules {
+		if a == check.Shellcheck {
+			// Its findings are the shellcheck program's, which vary with
+			// its version and are off without it: TestShellcheck checks
+			// testdata/shellcheck with the real program.
+			continue
+		}
 		t.Run(a.Name, func(t *testing.T) { checktest.Run(t, ".", a) })
 	}
 }

@@ -3,6 +3,8 @@ package check
 import (
 	"fmt"
 	"strings"
+
+	"golang.org/x/tools/txtar"
 )
 
 // DocsURL is where the generated reference (docs/diagnostics.md) is published;
@@ -59,10 +61,17 @@ func writeEntry(b *strings.Builder, a *Analyzer, markdown bool) {
 		b.WriteString("Reported by the parser.\n\n")
 	}
 	example := func(title, text string) {
-		if strings.TrimSpace(text) == "" {
+		name, main, files := exampleFiles(text)
+		if strings.TrimSpace(main) == "" {
 			return
 		}
-		fmt.Fprintf(b, "%s:\n\n```yaml\n%s\n```\n\n", title, strings.Trim(text, "\n"))
+		if name != "" {
+			title += fmt.Sprintf(" (`%s`)", name)
+		}
+		fmt.Fprintf(b, "%s:\n\n```yaml\n%s\n```\n\n", title, strings.Trim(main, "\n"))
+		for _, f := range files {
+			fmt.Fprintf(b, "With `%s`:\n\n```yaml\n%s\n```\n\n", f.Name, strings.Trim(string(f.Data), "\n"))
+		}
 	}
 	example("Reported", a.Bad)
 	example("Instead", a.Good)
@@ -81,4 +90,18 @@ func sentence(s string) string {
 		s += "."
 	}
 	return s
+}
+
+// exampleFiles splits an analyzer's Bad or Good example into the workflow
+// and the files it refers to. An example is a workflow (a whole file, or a
+// list of steps) optionally followed by files in txtar form, each after a
+// line "-- child.lobster --". An example that starts with such a line
+// names its workflow file: the first file is the workflow, called name.
+func exampleFiles(text string) (name, main string, files []txtar.File) {
+	ar := txtar.Parse([]byte(text))
+	main, files = string(ar.Comment), ar.Files
+	if strings.TrimSpace(main) == "" && len(files) > 0 {
+		name, main, files = files[0].Name, string(files[0].Data), files[1:]
+	}
+	return name, main, files
 }

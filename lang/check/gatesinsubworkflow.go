@@ -21,8 +21,8 @@ commands of pipelines.
 
 Move the gate into the parent, before or after the workflow: step, and pass the decision to the
 child in workflow_args.`,
-	Bad:  "# child.lobster: steps: [{id: ok, approval: Deploy?}, {id: go, run: ./deploy.sh}]\nsteps:\n  - id: sub\n    workflow: child.lobster",
-	Good: "steps:\n  - id: ok\n    approval: Deploy?\n  - id: sub\n    workflow: child.lobster   # the child has no gate\n    when: $ok.approved",
+	Bad:  "steps:\n  - id: sub\n    workflow: child.lobster\n-- child.lobster --\nsteps:\n  - id: ok\n    approval: Deploy?\n  - id: go\n    run: ./deploy.sh\n",
+	Good: "steps:\n  - id: ok\n    approval: Deploy?\n  - id: sub\n    workflow: child.lobster\n    when: $ok.approved\n-- child.lobster --\nsteps:\n  - id: go\n    run: ./deploy.sh\n",
 	Run:  runGatesInSubworkflow,
 }
 

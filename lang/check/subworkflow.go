@@ -239,7 +239,7 @@ Paths with a step reference are known only at run time and are not checked. A ${
 is replaced by the arg's default; the finding is then a warning, since a run that passes another
 value reads another file.`,
 	Bad:  "steps:\n  - id: sub\n    workflow: chlid.lobster",
-	Good: "steps:\n  - id: sub\n    workflow: child.lobster",
+	Good: "steps:\n  - id: sub\n    workflow: child.lobster\n-- child.lobster --\nsteps:\n  - id: hello\n    run: echo hello\n",
 	Fix:  "rename the path to a workflow file of the same directory with a close name (unsafe)",
 	Run:  runSubworkflowMissing,
 }
@@ -336,8 +336,8 @@ var SubworkflowInvalid = &Analyzer{
 limit) fails the calling step, and a condition or pipeline of the child that does not parse fails it
 when it runs. The finding stands on the workflow: value and lists the child's errors as related
 locations in the child file.`,
-	Bad:  "# child.lobster has a step without an id\nsteps:\n  - id: sub\n    workflow: child.lobster",
-	Good: "# child.lobster loads\nsteps:\n  - id: sub\n    workflow: child.lobster",
+	Bad:  "steps:\n  - id: sub\n    workflow: child.lobster\n-- child.lobster --\nsteps:\n  - name: hello\n    run: echo hello\n",
+	Good: "steps:\n  - id: sub\n    workflow: child.lobster\n-- child.lobster --\nsteps:\n  - id: hello\n    run: echo hello\n",
 	Run:  runSubworkflowInvalid,
 }
 
@@ -423,8 +423,8 @@ conditions. A dry run does not load children and does not detect it.
 
 The check follows statically known workflow: paths (${arg} replaced by defaults) through at most
 32 files. It reports a cycle through this file, and a child that is itself part of a cycle.`,
-	Bad:  "# a.lobster\nsteps:\n  - id: again\n    workflow: b.lobster   # and b.lobster calls a.lobster",
-	Good: "# a.lobster\nsteps:\n  - id: once\n    workflow: b.lobster   # b.lobster calls no workflow that leads back",
+	Bad:  "-- a.lobster --\nsteps:\n  - id: again\n    workflow: b.lobster\n-- b.lobster --\nsteps:\n  - id: back\n    workflow: a.lobster\n",
+	Good: "-- a.lobster --\nsteps:\n  - id: once\n    workflow: b.lobster\n-- b.lobster --\nsteps:\n  - id: work\n    run: ./work.sh\n",
 	Run:  runSubworkflowCycle,
 }
 

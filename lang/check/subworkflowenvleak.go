@@ -19,8 +19,8 @@ args that have a value: a default, or a key of workflow_args. When it reads LOBS
 another name and the parent has an arg of that name, it silently gets the parent's value: the
 composition works, but only because of the parent, and the child's own args do not say so.
 Declare the arg in the child and pass it explicitly.`,
-	Bad:  "# child.lobster: steps: [{id: go, run: 'deploy \"$LOBSTER_ARG_TARGET\"'}]\nargs:\n  target: {default: staging}\nsteps:\n  - id: sub\n    workflow: child.lobster",
-	Good: "# child.lobster declares args: {target: {}}\nargs:\n  target: {default: staging}\nsteps:\n  - id: sub\n    workflow: child.lobster\n    workflow_args:\n      target: ${target}",
+	Bad:  "args:\n  target: {default: staging}\nsteps:\n  - id: sub\n    workflow: child.lobster\n-- child.lobster --\nsteps:\n  - id: go\n    run: deploy \"$LOBSTER_ARG_TARGET\"\n",
+	Good: "args:\n  target: {default: staging}\nsteps:\n  - id: sub\n    workflow: child.lobster\n    workflow_args:\n      target: ${target}\n-- child.lobster --\nargs:\n  target: {}\nsteps:\n  - id: go\n    run: deploy \"$LOBSTER_ARG_TARGET\"\n",
 	Run:  runSubworkflowEnvLeak,
 }
 

@@ -97,8 +97,8 @@ var WorkflowArgsUndeclared = &Analyzer{
 check (WF §2.7, §1.4). A key the child neither declares under args nor reads (as ${name},
 LOBSTER_ARG_NAME or through LOBSTER_ARGS_JSON) is passed for nothing: usually a typo of an arg
 the child does declare, which then keeps its default.`,
-	Bad:  "# child.lobster declares args: {name: {default: world}}\nsteps:\n  - id: sub\n    workflow: child.lobster\n    workflow_args:\n      nmae: lobster",
-	Good: "steps:\n  - id: sub\n    workflow: child.lobster\n    workflow_args:\n      name: lobster",
+	Bad:  "steps:\n  - id: sub\n    workflow: child.lobster\n    workflow_args:\n      nmae: lobster\n" + greetChild,
+	Good: "steps:\n  - id: sub\n    workflow: child.lobster\n    workflow_args:\n      name: lobster\n" + greetChild,
 	Fix:  "rename the key to the child's arg with a close name",
 	Run:  runWorkflowArgsUndeclared,
 }
@@ -185,8 +185,8 @@ var WorkflowArgsMissing = &Analyzer{
 the call does not pass leaves every "${name}" of the child as literal text (the shell then expands
 an unset variable to nothing). The child does inherit the parent's LOBSTER_ARG_* variables, but
 not its ${…} substitutions.`,
-	Bad:  "# child.lobster: args: {target: {}}, steps: [{id: go, run: 'deploy ${target}'}]\nsteps:\n  - id: sub\n    workflow: child.lobster",
-	Good: "steps:\n  - id: sub\n    workflow: child.lobster\n    workflow_args:\n      target: prod",
+	Bad:  "steps:\n  - id: sub\n    workflow: child.lobster\n" + deployChild,
+	Good: "steps:\n  - id: sub\n    workflow: child.lobster\n    workflow_args:\n      target: prod\n" + deployChild,
 	Run:  runWorkflowArgsMissing,
 }
 
@@ -230,6 +230,13 @@ func runWorkflowArgsMissing(p *Pass) {
 	})
 }
 
+// The children of the examples of the workflow_args rules.
+const (
+	greetChild  = "-- child.lobster --\nargs:\n  name: {default: world}\nsteps:\n  - id: greet\n    run: echo \"hello ${name}\"\n"
+	deployChild = "-- child.lobster --\nargs:\n  target: {}\nsteps:\n  - id: go\n    run: deploy ${target}\n"
+	countChild  = "-- child.lobster --\nargs:\n  count: {default: 0}\nsteps:\n  - id: big\n    run: test \"${count}\" -gt 10 && echo big\n"
+)
+
 // WorkflowArgsStringified reports workflow_args values that reach the child
 // as strings although they look like numbers, booleans or objects.
 var WorkflowArgsStringified = &Analyzer{
@@ -241,8 +248,8 @@ string (WF §2.7). "$data.json.count" with a count of 42 reaches the child as "4
 object as its JSON text, and "${limit}" with a default of 5 as "5". Only non-string values written
 in the file (numbers, mappings, lists) pass through unchanged. A child that compares or computes
 with the value must convert it.`,
-	Bad:  "steps:\n  - id: data\n    run: echo '{\"count\": 42}'\n  - id: sub\n    workflow: child.lobster\n    workflow_args:\n      count: $data.json.count",
-	Good: "steps:\n  - id: sub\n    workflow: child.lobster\n    workflow_args:\n      count: 42   # or convert the string in the child",
+	Bad:  "steps:\n  - id: data\n    run: echo '{\"count\":42}'\n  - id: sub\n    workflow: child.lobster\n    workflow_args:\n      count: $data.json.count\n" + countChild,
+	Good: "steps:\n  - id: sub\n    workflow: child.lobster\n    workflow_args:\n      count: 42   # or convert the string in the child\n" + countChild,
 	Run:  runWorkflowArgsStringified,
 }
 

@@ -353,3 +353,34 @@ func TestShellcheckDisabled(t *testing.T) {
 		t.Errorf("shellcheck still runs: %q", opts.Shellcheck)
 	}
 }
+
+// TestExamples: the documented Bad example of each configuration code is
+// reported on a configuration file, and its Good example is not (the
+// workflow codes are checked in lang/check).
+func TestExamples(t *testing.T) {
+	n := 0
+	for _, a := range check.All {
+		if !strings.HasPrefix(a.Name, "config-") {
+			continue
+		}
+		n++
+		count := func(text string) int {
+			k := 0
+			for _, d := range Parse(".lobsterrc.yaml", []byte(text)).Diags {
+				if d.Code == a.Name {
+					k++
+				}
+			}
+			return k
+		}
+		if count(a.Bad) == 0 {
+			t.Errorf("%s: the Bad example is not reported", a.Name)
+		}
+		if k := count(a.Good); k != 0 {
+			t.Errorf("%s: the Good example is reported %d times", a.Name, k)
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d configuration codes, want %s and %s", n, CodeUnknownKey, CodeInvalid)
+	}
+}
