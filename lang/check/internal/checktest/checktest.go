@@ -9,12 +9,16 @@
 // block scalars (there "#" is text); put such cases on the line of the key.
 //
 // When a file X has a companion X.fixed, the first fix of every finding is
-// applied and the result must equal it (-update rewrites it).
+// applied and the result must equal it (-update rewrites it). An unsafe
+// fix (one that lobster check --fix leaves out without --unsafe-fixes) is
+// marked by a line "# unsafe fix at LINE:COL: MESSAGE" at the top of X.fixed,
+// one per unsafe fix in the order of the findings.
 package checktest
 
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -84,12 +88,16 @@ func runFile(t *testing.T, path string, a *check.Analyzer) {
 		}
 	}
 	var fixes []source.Edit
+	var unsafe strings.Builder
 	for _, d := range diags {
 		if d.Code != a.Name {
 			continue
 		}
 		if len(d.Fixes) > 0 {
 			fixes = append(fixes, d.Fixes[0].Edits...)
+			if d.Fixes[0].Unsafe {
+				fmt.Fprintf(&unsafe, "# unsafe fix at %d:%d: %s\n", d.Range.Start.Line, d.Range.Start.Col, d.Fixes[0].Message)
+			}
 		}
 		text := d.Severity.String() + ": " + d.Message
 		found := false
@@ -108,10 +116,12 @@ func runFile(t *testing.T, path string, a *check.Analyzer) {
 			t.Errorf("%s:%d: no finding matches %q", path, w.line, w.rx)
 		}
 	}
-	checkFixed(t, path, src, fixes)
+	checkFixed(t, path, src, fixes, unsafe.String())
 }
 
-func checkFixed(t *testing.T, path string, src []byte, edits []source.Edit) {
+// checkFixed compares src with edits applied, preceded by the marks of the
+// unsafe fixes, with path's .fixed companion.
+func checkFixed(t *testing.T, path string, src []byte, edits []source.Edit, unsafe string) {
 	golden := path + ".fixed"
 	want, err := os.ReadFile(golden)
 	if err != nil && !*Update {
@@ -120,11 +130,12 @@ func checkFixed(t *testing.T, path string, src []byte, edits []source.Edit) {
 	if err != nil && len(edits) == 0 {
 		return
 	}
-	got, aerr := source.ApplyEdits(src, edits)
+	fixed, aerr := source.ApplyEdits(src, edits)
 	if aerr != nil {
 		t.Errorf("%s: %v", path, aerr)
 		return
 	}
+	got := append([]byte(unsafe), fixed...)
 	if *Update {
 		if err == nil || len(edits) > 0 {
 			if werr := os.WriteFile(golden, got, 0o644); werr != nil {
