@@ -53,7 +53,7 @@ func BenchmarkPublishEncoding(b *testing.B) {
 	an := snap.analysis()
 	diags := check.RunWith(an.file, an.parseDiags, check.Rules, check.Options{})
 	for b.Loop() {
-		pd := toProtocolDiags(snap, diags)
+		pd := toProtocolDiags(checked{snap: snap, diags: diags})
 		json.Marshal(&protocol.PublishDiagnosticsParams{URI: snap.uri, Diagnostics: pd})
 	}
 }
@@ -69,7 +69,6 @@ func BenchmarkEditCycle(b *testing.B) {
 		text, _ = applyChanges(text, []textChange{{Range: &protocol.Range{}, Text: "#\n"}})
 		snap := newSnapshot("file:///wf.lobster", int32(i), text)
 		snap.cache = cache
-		diags := s.check(snap)
-		json.Marshal(&protocol.PublishDiagnosticsParams{URI: snap.uri, Diagnostics: toProtocolDiags(snap, diags)})
+		json.Marshal(&protocol.PublishDiagnosticsParams{URI: snap.uri, Diagnostics: toProtocolDiags(s.check(snap))})
 	}
 }

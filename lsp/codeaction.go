@@ -25,12 +25,13 @@ func codeActions(ctx context.Context, s *Server, doc *snapshot, raw json.RawMess
 	}
 	want := an.m.SpanOf(p.Range)
 	out := []protocol.CodeAction{}
-	for _, d := range s.diagnostics(doc) {
+	c := s.diagnostics(doc)
+	for _, d := range c.diags {
 		ds := d.Range.Span()
 		if ds.End < want.Start || ds.Start > want.End {
 			continue
 		}
-		pd := toProtocolDiag(doc, an.m, d)
+		pd := toProtocolDiag(c, d)
 		for i, fix := range d.Fixes {
 			title := fix.Message
 			if fix.Unsafe {

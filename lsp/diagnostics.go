@@ -20,6 +20,10 @@ import (
 type checked struct {
 	snap  *snapshot
 	diags []source.Diagnostic
+	// read holds the other files the check read (child workflows), by the
+	// name it read them under: their related locations are placed in the
+	// text the checker saw, an editor buffer or the disk at that moment.
+	read map[string][]byte
 }
 
 // A diagWorker checks one document: changes kick it; it waits the
@@ -95,7 +99,7 @@ func (s *Server) diagLoop(u protocol.DocumentURI, w *diagWorker) {
 		w.mu.Unlock()
 		// A newer version may have arrived before w.checking was set.
 		w.cancelStale(s.snapshot(u))
-		diags, err := s.checkContext(checkCtx, snap)
+		c, err := s.checkContext(checkCtx, snap)
 		w.mu.Lock()
 		w.checking, w.cancel = nil, nil
 		w.mu.Unlock()
@@ -111,7 +115,7 @@ func (s *Server) diagLoop(u protocol.DocumentURI, w *diagWorker) {
 		s.mu.Lock()
 		current := s.docs[u] == snap
 		if current {
-			s.lastDiags[u] = checked{snap: snap, diags: diags}
+			s.lastDiags[u] = c
 			if an := snap.analysis(); !an.brokenYAML() {
 				s.lastGood[u] = an.recovered()
 			}
@@ -119,7 +123,7 @@ func (s *Server) diagLoop(u protocol.DocumentURI, w *diagWorker) {
 		s.mu.Unlock()
 		if current {
 			s.publish(ctx, &protocol.PublishDiagnosticsParams{
-				URI: u, Version: uint32(max(snap.version, 0)), Diagnostics: toProtocolDiags(snap, diags),
+				URI: u, Version: uint32(max(snap.version, 0)), Diagnostics: toProtocolDiags(c),
 			})
 		}
 		s.publishMu.Unlock()
@@ -128,12 +132,12 @@ func (s *Server) diagLoop(u protocol.DocumentURI, w *diagWorker) {
 
 // diagnostics are the findings of a snapshot: the last published ones when
 // they are of this snapshot, else checked now.
-func (s *Server) diagnostics(snap *snapshot) []source.Diagnostic {
+func (s *Server) diagnostics(snap *snapshot) checked {
 	s.mu.Lock()
 	c, ok := s.lastDiags[snap.uri]
 	s.mu.Unlock()
 	if ok && c.snap == snap {
-		return c.diags
+		return c
 	}
 	return s.check(snap)
 }
@@ -152,23 +156,44 @@ func (s *Server) lastGoodNames(doc *snapshot) *recovered {
 // check runs lobster check on a snapshot: the parser's findings and every
 // rule, with suppressions applied. Child workflows that are open are read
 // from their editor buffers.
-func (s *Server) check(snap *snapshot) []source.Diagnostic {
-	diags, _ := s.checkContext(context.Background(), snap)
-	return diags
+func (s *Server) check(snap *snapshot) checked {
+	c, _ := s.checkContext(context.Background(), snap)
+	return c
 }
 
 // checkContext is check that stops between rules when ctx is done (then
 // it returns ctx's error and no findings).
-func (s *Server) checkContext(ctx context.Context, snap *snapshot) ([]source.Diagnostic, error) {
+func (s *Server) checkContext(ctx context.Context, snap *snapshot) (checked, error) {
 	an := snap.analysis()
+	c := checked{snap: snap}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return c, err
 	}
 	s.mu.Lock()
 	shellcheck := s.opts.Shellcheck
 	s.mu.Unlock()
 	cfg := s.configFor(snap)
-	return cfg.Check(ctx, an.file, an.parseDiags, check.Options{Path: snap.path, ReadFile: s.readFile, Shellcheck: shellcheck, Info: an.info()})
+	var mu sync.Mutex // rules run in parallel
+	read := func(path string) ([]byte, error) {
+		text, err := s.readFile(path)
+		if err == nil {
+			mu.Lock()
+			if c.read == nil {
+				c.read = map[string][]byte{}
+			}
+			if _, ok := c.read[path]; !ok {
+				c.read[path] = text
+			}
+			text = c.read[path] // one text per file for the whole check
+			mu.Unlock()
+		}
+		return text, err
+	}
+	diags, err := cfg.Check(ctx, an.file, an.parseDiags, check.Options{Path: snap.path, ReadFile: read, Shellcheck: shellcheck, Info: an.info()})
+	mu.Lock()
+	defer mu.Unlock()
+	c.diags = diags
+	return c, err
 }
 
 // readFile reads a file for the checker: from an open document when there
@@ -202,18 +227,19 @@ func (s *Server) recheckParents(changed protocol.DocumentURI) {
 	}
 }
 
-// toProtocolDiags converts diagnostics to LSP's form. The slice is never
-// nil: nil would be sent as null.
-func toProtocolDiags(snap *snapshot, diags []source.Diagnostic) []protocol.Diagnostic {
-	out := make([]protocol.Diagnostic, 0, len(diags))
-	m := snap.analysis().m
-	for _, d := range diags {
-		out = append(out, toProtocolDiag(snap, m, d))
+// toProtocolDiags converts the findings of a check to LSP's form. The
+// slice is never nil: nil would be sent as null.
+func toProtocolDiags(c checked) []protocol.Diagnostic {
+	out := make([]protocol.Diagnostic, 0, len(c.diags))
+	for _, d := range c.diags {
+		out = append(out, toProtocolDiag(c, d))
 	}
 	return out
 }
 
-func toProtocolDiag(snap *snapshot, m Mapper, d source.Diagnostic) protocol.Diagnostic {
+// toProtocolDiag converts one finding of c.
+func toProtocolDiag(c checked, d source.Diagnostic) protocol.Diagnostic {
+	m := c.snap.analysis().m
 	pd := protocol.Diagnostic{
 		Range:    m.SourceRange(d.Range),
 		Severity: protocol.DiagnosticSeverity(d.Severity),
@@ -228,7 +254,7 @@ func toProtocolDiag(snap *snapshot, m Mapper, d source.Diagnostic) protocol.Diag
 		pd.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
 	}
 	for _, r := range d.Related {
-		loc, ok := relatedLocation(snap, m, r)
+		loc, ok := relatedLocation(c, m, r)
 		if !ok {
 			continue
 		}
@@ -253,11 +279,13 @@ func docsURL(code string) string {
 
 // relatedLocation places a related location: in the document itself, or in
 // another file named by its path (a child workflow). Positions in another
-// file are converted through that file's text.
-func relatedLocation(snap *snapshot, m Mapper, r source.Related) (protocol.Location, bool) {
+// file are converted through the text of it that the check read.
+func relatedLocation(c checked, m Mapper, r source.Related) (protocol.Location, bool) {
+	snap := c.snap
 	if r.File == "" || r.File == snap.name {
 		return protocol.Location{URI: snap.uri, Range: m.SourceRange(r.Range)}, true
 	}
+	text, read := c.read[r.File]
 	p := r.File
 	if !filepath.IsAbs(p) {
 		if snap.path == "" {
@@ -265,9 +293,11 @@ func relatedLocation(snap *snapshot, m Mapper, r source.Related) (protocol.Locat
 		}
 		p = filepath.Join(filepath.Dir(snap.path), p)
 	}
-	text, err := parser.ReadFile(p)
-	if err != nil {
-		return protocol.Location{}, false
+	if !read { // not read by the check: a name it did not report
+		var err error
+		if text, err = parser.ReadFile(p); err != nil {
+			return protocol.Location{}, false
+		}
 	}
 	om := Mapper{File: source.NewFile(p, text)}
 	return protocol.Location{URI: uri.File(p), Range: om.SourceRange(r.Range)}, true

@@ -171,6 +171,43 @@ func TestDiagnosticsChildWorkflow(t *testing.T) {
 	c.waitDiags(parent, hasCode("workflow-args-undeclared"))
 }
 
+// TestDiagnosticsChildRelatedUnsaved: a related location in an open child
+// is placed in the child's buffer, the text the checker read, not in the
+// file on disk. Two unsaved lines at the top of the child move "arg
+// declared here" two lines down.
+func TestDiagnosticsChildRelatedUnsaved(t *testing.T) {
+	c := start(t)
+	child := c.open("child.lobster", "args:\n  target:\n    default: x\nsteps:\n  - id: c\n    run: echo ${target}\n")
+	parent := c.open("parent.lobster", "steps:\n  - id: p\n    workflow: child.lobster\n    workflow_args:\n      targte: prod\n")
+	related := func(name string) func(protocol.PublishDiagnosticsParams) bool {
+		return func(p protocol.PublishDiagnosticsParams) bool {
+			for _, d := range p.Diagnostics {
+				for _, ri := range d.RelatedInformation {
+					if strings.Contains(ri.Message, `"`+name+`"`) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+	}
+	check := func(p protocol.PublishDiagnosticsParams, name string, want protocol.Range) {
+		t.Helper()
+		for _, d := range p.Diagnostics {
+			for _, ri := range d.RelatedInformation {
+				if strings.Contains(ri.Message, `"`+name+`"`) && (ri.Location.URI != child || ri.Location.Range != want) {
+					t.Errorf("%q: related location %v, want %v of %s", ri.Message, ri.Location, want, child)
+				}
+			}
+		}
+	}
+	check(c.waitDiags(parent, related("target")), "target", rng(1, 2, 1, 8))
+	// Unsaved: two comment lines on top, the arg renamed so that the
+	// parent's new finding can be told from the old one.
+	c.change(child, map[string]any{"text": "# one\n# two\nargs:\n  targe:\n    default: x\nsteps:\n  - id: c\n    run: echo ${targe}\n"})
+	check(c.waitDiags(parent, related("targe")), "targe", rng(3, 2, 3, 7))
+}
+
 // serverText is the server's current text of a document.
 func (c *client) serverText(u protocol.DocumentURI) []byte {
 	c.t.Helper()
