@@ -21,8 +21,8 @@ shellcheck.
 
 Not reported here: bash syntax under /bin/sh (` + "`bashism-in-sh`" + `), text for another shell
 (LOBSTER_SHELL set in the workflow's or a step's env), "${{ … }}" and "{{ … }}" templates
-(` + "`mustache-syntax`" + `, ` + "`foreign-dialect`" + `) and "${name.field}" (` + "`braced-ref`" + `), which have rules of
-their own.`,
+(` + "`mustache-syntax`" + `, ` + "`foreign-dialect`" + `), "${name.field}" (` + "`braced-ref`" + `) and bytes that are not
+UTF-8 (` + "`invalid-utf8`" + `: /bin/sh takes them as part of a word), which have rules of their own.`,
 	Bad:  "- id: greet\n  run: echo \"hello",
 	Good: "- id: greet\n  run: echo \"hello\"",
 	Run:  runShellSyntax,

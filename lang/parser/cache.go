@@ -60,7 +60,7 @@ func (c *Cache) reuse(f *source.File, shells []*ast.Shell) (misses []*ast.Shell)
 		}
 		s := sh.Scalar
 		spans = spans[:0]
-		*sh = ast.Shell{Loc: s.Loc, Scalar: s, Refs: scanRefSpans(f, s, &spans)}
+		*sh = ast.Shell{Loc: s.Loc, Scalar: s, Refs: shellRefSpans(f, s, &spans)}
 		sh.Vars = shellVars(f, s, r.toks, spans)
 		if r.err != nil {
 			sh.Err = shellSyntaxError(f, s, r.err)

@@ -48,6 +48,12 @@ import (
 // that runs into a following reference ($FOO$a.json, parsed as $FOOxxxxxxx) is
 // cut where the reference starts.
 //
+// Bytes that are not UTF-8 are masked the same way, and an expansion that
+// starts in them is dropped like one that starts in a reference: /bin/sh
+// takes such bytes as literal word characters, while mvdan.cc/sh rejects them
+// ("invalid UTF-8 encoding"), and the encoding is the matter of the
+// invalid-utf8 rule, not a syntax error.
+//
 // When the text is not valid POSIX shell, Shell.Err holds the parser's error
 // and its position, and the variables come from a rough lexical scan instead
 // (shellLex), so that $LOBSTER_ARG_X and friends are still found.
@@ -101,7 +107,7 @@ func parseShellRecord(f *source.File, s *ast.Scalar, rec *shellResult) *ast.Shel
 	defer sc.release()
 	sc.spans = sc.spans[:0]
 	sc.toks = sc.toks[:0]
-	sh.Refs = scanRefSpans(f, s, &sc.spans)
+	sh.Refs = shellRefSpans(f, s, &sc.spans)
 	text, r := sc.maskedText(s.Text)
 	file, err := sc.parser.Parse(r, "")
 	if err != nil {
@@ -114,6 +120,49 @@ func parseShellRecord(f *source.File, s *ast.Scalar, rec *shellResult) *ast.Shel
 	sh.Vars = shellVars(f, s, sc.toks, sc.spans) // sorts sc.toks
 	record(rec, sc.toks, err)
 	return sh
+}
+
+// shellRefSpans is scanRefSpans for shell text: spans also gets the runs of
+// bytes that are not UTF-8, which are masked like references. The spans stay
+// sorted and disjoint (references are ASCII).
+func shellRefSpans(f *source.File, s *ast.Scalar, spans *[]refSpan) []ast.Ref {
+	refs := scanRefSpans(f, s, spans)
+	if s != nil && !utf8.ValidString(s.Text) {
+		*spans = addInvalidUTF8Spans(s.Text, *spans)
+	}
+	return refs
+}
+
+// addInvalidUTF8Spans merges into spans (sorted, disjoint, none holding a
+// byte that is not UTF-8) the runs of text's bytes that are not UTF-8.
+func addInvalidUTF8Spans(text string, spans []refSpan) []refSpan {
+	var bad []refSpan
+	for i := 0; i < len(text); {
+		r, w := utf8.DecodeRuneInString(text[i:])
+		if r != utf8.RuneError || w != 1 {
+			i += w
+			continue
+		}
+		if n := len(bad); n > 0 && bad[n-1].j == i {
+			bad[n-1].j++
+		} else {
+			bad = append(bad, refSpan{i, i + 1})
+		}
+		i++
+	}
+	if len(spans) == 0 {
+		return append(spans, bad...)
+	}
+	merged := make([]refSpan, 0, len(spans)+len(bad))
+	k := 0
+	for _, sp := range spans {
+		for k < len(bad) && bad[k].i < sp.i {
+			merged = append(merged, bad[k])
+			k++
+		}
+		merged = append(merged, sp)
+	}
+	return append(merged, bad[k:]...)
 }
 
 // release returns sc to the pool, dropping oversized buffers.

@@ -141,6 +141,11 @@ func TestParseShell(t *testing.T) {
 			vars: []string{"$S S", "$YES YES", "${U\n\"$V\" U", "$V V"},
 			err:  "not a valid parameter expansion operator: \"\\n\"",
 		},
+		// Bytes that are not UTF-8 are literal word characters to /bin/sh:
+		// no syntax error, and no variable starts in them ($\xe9 is not $x).
+		{text: "printf 'caf\xe9' \"\xff\xfe\" $A\xe9 $\xe9x ${B:-\xe2\x82} $((1 + 2)) $a.json", refs: []string{"StepRef $a.json"}, vars: []string{"$A A", "${B:-\xe2\x82} B :-"}},
+		{text: "cat <<EOF\n\xe9t\xe9 $HOME\nEOF\n", vars: []string{"$HOME HOME"}},
+		{text: "echo \"\xe9", err: "reached EOF without closing quote `\"`"},
 		{
 			text: "if then $A; fi ${B:-${C}} ${#D} ${E:-$F}",
 			refs: []string{"ArgRef ${C}"},
@@ -261,7 +266,7 @@ func TestParseShellInvalidUTF8(t *testing.T) {
 	f, s := refsTestScalar("echo \xff $A")
 	sh := parseShell(f, s)
 	checkShell(t, f, s, sh)
-	if sh.Err == nil || len(sh.Vars) != 1 || sh.Vars[0].Name != "A" {
+	if sh.Err != nil || len(sh.Vars) != 1 || sh.Vars[0].Name != "A" {
 		t.Errorf("parseShell(invalid UTF-8) = err %v vars %v", sh.Err, sh.Vars)
 	}
 }

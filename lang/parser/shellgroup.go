@@ -63,7 +63,7 @@ func parseJoined(f *source.File, group []*ast.Shell, recs []shellResult) bool {
 		text := sh.Scalar.Text
 		p := &parts[i]
 		p.base = len(joined)
-		p.refs = scanRefSpans(f, sh.Scalar, &p.spans)
+		p.refs = shellRefSpans(f, sh.Scalar, &p.spans)
 		joined = append(joined, text...)
 		masked := joined[p.base:]
 		for _, sp := range p.spans {
