@@ -337,6 +337,8 @@ func (s *llmScope) Answer(key string, items []any, replayed bool) {
 	s.marks.markItems(items, p)
 }
 
+func (s *llmScope) Carry(source, target any) { s.marks.carry(source, target) }
+
 // rendered notes a pipeline step whose json renderer took its items: the
 // step is billed for those items, and its json (their text read back)
 // carries their marks when it is the same value.

@@ -124,6 +124,10 @@ type LLMAccounting interface {
 	// its last call, or (replayed) one reused from the run state or the
 	// cache, which stands for a call made before.
 	Answer(cacheKey string, items []any, replayed bool)
+	// Carry says target is source read back from its own JSON text (a
+	// value state.set wrote and state.get returned): it stands for what
+	// source stands for.
+	Carry(source, target any)
 }
 
 // dispatch reports a request that must not be repeated (see Env.Dispatch).

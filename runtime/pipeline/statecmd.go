@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"slices"
+	"sync"
 	"syscall"
 
 	"github.com/lobsterdev/lobster/lang/bounded"
@@ -63,7 +64,48 @@ func stateGetCommand(ctx context.Context, c *Call) (Output, error) {
 		// JSON.parse words it.
 		return Output{}, errors.New(jsonErrorMessage(string(data), err))
 	}
+	if w, ok := lastWritten.get(path); ok && w.text == string(data) && c.Env.LLM != nil {
+		// The value this process wrote, byte for byte: what it stood for
+		// (an LLM answer already paid for) it still stands for.
+		c.Env.LLM.Carry(w.value, v)
+	}
 	return Output{Items: []any{v}}, nil
+}
+
+// written is what state.set last wrote to a state file.
+type written struct {
+	text  string
+	value any
+}
+
+// writtenFiles remembers the last values this process wrote to state
+// files (at most 64, oldest dropped).
+type writtenFiles struct {
+	mu    sync.Mutex
+	m     map[string]written
+	order []string
+}
+
+var lastWritten = &writtenFiles{m: map[string]written{}}
+
+func (w *writtenFiles) put(path string, v written) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.m[path]; !ok {
+		w.order = append(w.order, path)
+	}
+	w.m[path] = v
+	for len(w.order) > 64 {
+		delete(w.m, w.order[0])
+		w.order = w.order[1:]
+	}
+}
+
+func (w *writtenFiles) get(path string) (written, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	v, ok := w.m[path]
+	return v, ok
 }
 
 // collectValue drains the input into one value: the single item, or the
@@ -98,8 +140,12 @@ func stateSetCommand(ctx context.Context, c *Call) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
-	if err := writeLocked(ctx, s, key, func([]byte) []byte { return stateText(v) }); err != nil {
+	text := stateText(v)
+	if err := writeLocked(ctx, s, key, func([]byte) []byte { return text }); err != nil {
 		return Output{}, err
+	}
+	if path, err := s.Path(key); err == nil {
+		lastWritten.put(path, written{string(text), v})
 	}
 	return Output{Items: []any{v}}, nil
 }
