@@ -38,6 +38,7 @@ var layers = []struct {
 	{"lang/parser", []string{"lang/source", "lang/bounded", "lang/ast"}},
 	{"lang/commands", []string{"lang/source", "lang/ast"}},
 	{"lang/check", []string{"lang/source", "lang/js", "lang/bounded", "lang/ast", "lang/parser", "lang/commands"}},
+	{"lang/discover", []string{"lang/source", "lang/bounded", "lang/ast", "lang/parser"}}, // which files of a directory are workflows
 	{"lang/schema", nil},
 	{"lang/config", []string{"lang/source", "lang/js", "lang/bounded", "lang/ast", "lang/parser", "lang/commands", "lang/check", "lang/schema"}},
 	{"runtime", []string{"lang/"}},

@@ -372,3 +372,26 @@ func TestCallersInTheWorkspace(t *testing.T) {
 		t.Errorf("references of a workflow_args key: %v, want %v", got, want[1:])
 	}
 }
+
+// TestCallersInJSONFiles: a caller written in JSON (*.lobster.json, a
+// workflow file by the rule every tool shares) is found under the
+// workspace folder; a .json file that the rule leaves out is not.
+func TestCallersInJSONFiles(t *testing.T) {
+	c := startInWorkspace(t)
+	child := c.open("child.lobster", renChild)
+	c.write("p.lobster.json", `{"steps": [{"id": "a", "workflow": "child.lobster", "workflow_args": {"region": "us"}}]}`)
+	c.write("data.json", `{"steps": [{"id": "a", "workflow": "child.lobster", "workflow_args": {"region": "us"}}]}`)
+	params := docPos(child, at(t, renChild, "${region}", 1, 3))
+	params["context"] = map[string]any{"includeDeclaration": false}
+	var locs []protocol.Location
+	c.call("textDocument/references", params, &locs)
+	var got []string
+	for _, l := range locs {
+		got = append(got, fmt.Sprintf("%s:%d:%d", filepath.Base(string(l.URI)), l.Range.Start.Line, l.Range.Start.Character))
+	}
+	slices.Sort(got)
+	want := []string{"child.lobster:6:16", "child.lobster:6:37", "p.lobster.json:0:71"}
+	if !slices.Equal(got, want) {
+		t.Errorf("references: %v, want %v", got, want)
+	}
+}

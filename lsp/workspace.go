@@ -9,6 +9,8 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/lobsterdev/lobster/lang/discover"
 )
 
 // An arg of a child workflow is also a key of the workflow_args of every
@@ -56,15 +58,10 @@ func (w workspaceInit) roots() []string {
 	return out
 }
 
-// isWorkflowFileName reports whether a file name is one the editor
-// extension opens as a workflow file.
+// isWorkflowFileName reports whether a file name or URI is that of a
+// workflow file, by the rule every tool shares (lang/discover).
 func isWorkflowFileName(name string) bool {
-	for _, ext := range []string{".lobster", ".lobster.yml", ".lobster.yaml"} {
-		if strings.HasSuffix(name, ext) {
-			return true
-		}
-	}
-	return false
+	return discover.IsWorkflowFile(name[strings.LastIndexByte(name, '/')+1:])
 }
 
 // callerDocuments are the documents that may run another workflow file:
@@ -98,7 +95,7 @@ func (s *Server) callerDocuments(ctx context.Context, self *snapshot) []*snapsho
 			case err != nil:
 				return nil
 			case d.IsDir():
-				if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+				if path != root && discover.SkipDir(d.Name()) {
 					return filepath.SkipDir
 				}
 				return nil
@@ -121,7 +118,7 @@ func (s *Server) callerDocuments(ctx context.Context, self *snapshot) []*snapsho
 }
 
 // workflowFileGlobs are the files the client is asked to watch.
-var workflowFileGlobs = []string{"**/*.lobster", "**/*.lobster.yml", "**/*.lobster.yaml"}
+var workflowFileGlobs = discover.Globs()
 
 // watchWorkflowFiles asks the client, when it can, to report changes to
 // workflow files on disk (a child workflow edited by another program, or a

@@ -326,7 +326,8 @@ func TestSchema(t *testing.T) {
 }
 
 func TestResources(t *testing.T) {
-	dir := workspace(t, map[string]string{"a.lobster": typo, "deep/b.lobster": typo, ".hidden/c.lobster": typo, "node_modules/d.lobster": typo, "notes.txt": "x"})
+	dir := workspace(t, map[string]string{"a.lobster": typo, "deep/b.lobster": typo, ".hidden/c.lobster": typo, "node_modules/d.lobster": typo, "notes.txt": "x",
+		"f.lobster.yaml": typo, "deep/g.lobster.json": `{"steps": [{"id": "a", "run": "echo"}]}`, "data.json": `{"steps": [{"id": "a", "run": "echo"}]}`, ".lobsterrc.yaml": "rules: {}\n"})
 	outside := workspace(t, map[string]string{"e.lobster": typo})
 	for _, p := range protocols {
 		t.Run(p.name, func(t *testing.T) {
@@ -338,8 +339,12 @@ func TestResources(t *testing.T) {
 					t.Fatal(err)
 				}
 				uris = append(uris, r.URI)
+				if strings.HasPrefix(r.URI, "file:") && strings.HasSuffix(r.URI, ".json") && r.MIMEType != "application/json" {
+					t.Errorf("%s: %s", r.URI, r.MIMEType)
+				}
 			}
 			want := []string{"file://" + dir + "/a.lobster", "file://" + dir + "/deep/b.lobster",
+				"file://" + dir + "/f.lobster.yaml", "file://" + dir + "/deep/g.lobster.json",
 				"lobster://docs/diagnostics.md", "lobster://schema/lobster.schema.json"}
 			if _, err := os.Stat("../docs/workflow-format.md"); err == nil {
 				want = append(want, "lobster://docs/workflow-format.md")

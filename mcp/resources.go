@@ -14,6 +14,8 @@ import (
 	"github.com/lobsterdev/lobster/docs"
 	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/check"
+	"github.com/lobsterdev/lobster/lang/discover"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/schema"
 )
 
@@ -108,15 +110,11 @@ func (s *Server) readWorkflowResource(ctx context.Context, req *sdk.ReadResource
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, MIMEType: mimeOf(real), Text: string(data)}}}, nil
 }
 
-// isWorkflowFile says whether a file is served as a workflow: a .lobster
-// file, as lobster check finds them in directories, or a .json, .yaml or
-// .yml file (the other names the runtime runs).
+// isWorkflowFile says whether a file is served as a workflow when a client
+// names it: a file the workspace listing finds (lang/discover), or another
+// .json, .yaml or .yml file (names the runtime runs).
 func isWorkflowFile(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".lobster", ".yaml", ".yml", ".json":
-		return true
-	}
-	return false
+	return parser.IsWorkflowName(filepath.Base(path))
 }
 
 func mimeOf(path string) string {
@@ -126,8 +124,8 @@ func mimeOf(path string) string {
 	return "application/yaml"
 }
 
-// listWorkflowFiles adds the workspace's *.lobster files to the last page
-// of resources/list.
+// listWorkflowFiles adds the workspace's workflow files to the last page of
+// resources/list.
 func (s *Server) listWorkflowFiles(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		res, err := next(ctx, method, req)
@@ -142,7 +140,7 @@ func (s *Server) listWorkflowFiles(next sdk.MethodHandler) sdk.MethodHandler {
 		for _, path := range workflowFiles(s.sessionRoots(ctx, ss)) {
 			u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
 			list.Resources = append(list.Resources, &sdk.Resource{
-				URI: u.String(), Name: filepath.Base(path), MIMEType: "application/yaml",
+				URI: u.String(), Name: filepath.Base(path), MIMEType: mimeOf(path),
 				Description: "A workflow file of the workspace",
 			})
 		}
@@ -150,9 +148,8 @@ func (s *Server) listWorkflowFiles(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
-// workflowFiles are the *.lobster files under roots, found as lobster
-// check finds them (skipping directories whose name starts with a dot, and
-// node_modules), within the listing's limits.
+// workflowFiles are the workflow files under roots, found as lobster check
+// finds them (lang/discover), within the listing's limits.
 func workflowFiles(roots []string) []string {
 	var out []string
 	visited := 0
@@ -167,12 +164,12 @@ func workflowFiles(roots []string) []string {
 				return nil
 			}
 			if d.IsDir() {
-				if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+				if path != root && discover.SkipDir(d.Name()) {
 					return fs.SkipDir
 				}
 				return nil
 			}
-			if d.Type().IsRegular() && strings.EqualFold(filepath.Ext(path), ".lobster") && !seen[path] {
+			if d.Type().IsRegular() && discover.IsWorkflowFile(d.Name()) && !seen[path] {
 				seen[path] = true
 				out = append(out, path)
 			}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/config"
+	"github.com/lobsterdev/lobster/lang/discover"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -26,10 +27,12 @@ const checkHelp = `usage: lobster check [flags] PATH...
 Check parses workflow files and reports the problems it finds.
 
 Each PATH is a file or a directory. Directories are searched recursively for
-*.lobster files, skipping directories whose name starts with "." and
-node_modules. A file named explicitly is checked whatever its extension. A
-name ending in .json is parsed as strict JSON, anything else as YAML. The
-PATH "-" reads one file from standard input. The nearest project
+workflow files, named *.lobster, *.lobster.yaml, *.lobster.yml or
+*.lobster.json, skipping directories whose name starts with "." and
+node_modules; another .json, .yaml or .yml file that looks like a workflow
+is named on standard error. A file named explicitly is checked whatever its
+extension. A name ending in .json is parsed as strict JSON, anything else as
+YAML. The PATH "-" reads one file from standard input. The nearest project
 configuration (.lobsterrc.yaml or .lobsterrc.yml, in the file's directory
 or above it) applies to each file, and its own findings are reported with
 the files'; a configuration file named as a PATH is checked as one.
@@ -190,11 +193,14 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 		finder = config.NewFinder()
 		analyze = analyzeConfigured(bin, finder)
 	}
-	inputs, problems := collect(paths, opts.stdinFilename)
+	inputs, problems, overlooked := collect(paths, opts.stdinFilename)
 	code := exitOK
 	for _, p := range problems {
 		fmt.Fprintf(stderr, "lobster: %s: %s\n", p.path, p.reason)
 		code = exitUsage
+	}
+	for _, name := range overlooked {
+		fmt.Fprintf(stderr, "lobster: %s: not checked: it looks like a workflow, but in directories workflow files are named %s; rename it, or name the file itself\n", name, suffixList())
 	}
 
 	results := checkAll(analyze, inputs, stdin)
@@ -291,11 +297,10 @@ type problem struct {
 }
 
 // collect expands paths into the files to check: files as named, directories
-// walked for *.lobster files. The inputs are sorted by name and contain each
-// file once.
-func collect(paths []string, stdinName string) ([]input, []problem) {
-	var inputs []input
-	var problems []problem
+// walked for workflow files (lang/discover). The inputs are sorted by name
+// and contain each file once. overlooked are the files of the directories
+// that the rule leaves out but that look like workflows, by name.
+func collect(paths []string, stdinName string) (inputs []input, problems []problem, overlooked []string) {
 	seen := make(map[string]bool)
 	add := func(in input) {
 		key := "-"
@@ -330,12 +335,15 @@ func collect(paths []string, stdinName string) ([]input, []problem) {
 				return nil
 			}
 			if d.IsDir() {
-				if path != p && skipDir(d.Name()) {
+				if path != p && discover.SkipDir(d.Name()) {
 					return fs.SkipDir
 				}
 				return nil
 			}
-			if !strings.EqualFold(filepath.Ext(d.Name()), ".lobster") {
+			if !discover.IsWorkflowFile(d.Name()) {
+				if discover.LooksLikeWorkflow(path) {
+					overlooked = append(overlooked, filepath.ToSlash(path))
+				}
 				return nil
 			}
 			if d.Type()&fs.ModeSymlink != 0 {
@@ -355,7 +363,23 @@ func collect(paths []string, stdinName string) ([]input, []problem) {
 		}
 	}
 	sort.SliceStable(inputs, func(i, j int) bool { return inputs[i].name < inputs[j].name })
-	return inputs, problems
+	sort.Strings(overlooked)
+	return inputs, problems, overlooked
+}
+
+// suffixList is "*.lobster, *.lobster.yaml, … or *.lobster.json".
+func suffixList() string {
+	var b strings.Builder
+	for i, s := range discover.Suffixes {
+		switch {
+		case i == len(discover.Suffixes)-1:
+			b.WriteString(" or ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString("*" + s)
+	}
+	return b.String()
 }
 
 // countStdin counts the "-" arguments.
@@ -367,11 +391,6 @@ func countStdin(paths []string) int {
 		}
 	}
 	return n
-}
-
-// skipDir reports whether a directory met during a walk is skipped.
-func skipDir(name string) bool {
-	return strings.HasPrefix(name, ".") || name == "node_modules"
 }
 
 // reason is the text of err without the operation and path that

@@ -86,6 +86,11 @@ func TestCollect(t *testing.T) {
 		"flows/.hidden/y.lobster",
 		"flows/node_modules/pkg/z.lobster",
 		"flows/.dotfile.lobster",
+		"flows/e.lobster.yaml",
+		"flows/sub/f.lobster.yml",
+		"flows/g.lobster.json",
+		"flows/.lobsterrc.yaml",
+		"flows/.lobster",
 		"other.yaml",
 	)
 	if runtime.GOOS != "windows" {
@@ -97,14 +102,17 @@ func TestCollect(t *testing.T) {
 	}
 	t.Chdir(dir)
 
-	inputs, problems := collect([]string{"flows", "other.yaml", "flows/a.lobster", "./flows/sub/", "missing", "-"}, "<stdin>")
+	inputs, problems, _ := collect([]string{"flows", "other.yaml", "flows/a.lobster", "./flows/sub/", "missing", "-"}, "<stdin>")
 	want := []string{
 		"<stdin>",
 		"flows/.dotfile.lobster",
 		"flows/UPPER.LOBSTER",
 		"flows/a.lobster",
 		"flows/b.lobster",
+		"flows/e.lobster.yaml",
+		"flows/g.lobster.json",
 		"flows/sub/c.lobster",
+		"flows/sub/f.lobster.yml",
 		"other.yaml",
 	}
 	if runtime.GOOS != "windows" {
@@ -114,8 +122,11 @@ func TestCollect(t *testing.T) {
 			"flows/UPPER.LOBSTER",
 			"flows/a.lobster",
 			"flows/b.lobster",
+			"flows/e.lobster.yaml",
+			"flows/g.lobster.json",
 			"flows/link.lobster",
 			"flows/sub/c.lobster",
+			"flows/sub/f.lobster.yml",
 			"other.yaml",
 		}
 	}
@@ -132,7 +143,7 @@ func TestCollect(t *testing.T) {
 	}
 
 	// The walk root itself may be a dot-directory.
-	inputs, _ = collect([]string{"flows/.hidden"}, "")
+	inputs, _, _ = collect([]string{"flows/.hidden"}, "")
 	if got := names(inputs); !reflect.DeepEqual(got, []string{"flows/.hidden/y.lobster"}) {
 		t.Errorf("walk of a dot-directory root = %q", got)
 	}
@@ -363,13 +374,14 @@ func TestRunPanicIsInternalError(t *testing.T) {
 // find all of them.
 func TestExamples(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := run([]string{"check", "--format", "json", "../../examples", "../../examples/nightly-sync.lobster.json"}, strings.NewReader(""), &out, &errb)
+	code := run([]string{"check", "--format", "json", "../../examples"}, strings.NewReader(""), &out, &errb)
 	if code != exitOK || strings.TrimSpace(out.String()) != "[]" {
 		t.Errorf("lobster check examples: exit %d\n%s%s", code, out.String(), errb.String())
 	}
-	inputs, problems := collect([]string{"../../examples"}, "")
-	if len(problems) > 0 || len(inputs) < 3 {
-		t.Errorf("examples: found %q, problems %v", names(inputs), problems)
+	inputs, problems, overlooked := collect([]string{"../../examples"}, "")
+	all, _ := filepath.Glob("../../examples/*")
+	if len(problems) > 0 || len(overlooked) > 0 || len(inputs) != len(all) {
+		t.Errorf("examples: found %q of %q; problems %v, overlooked %v", names(inputs), all, problems, overlooked)
 	}
 }
 
