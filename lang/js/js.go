@@ -128,3 +128,42 @@ func Relational(op string, a, b float64) bool {
 	}
 	return false
 }
+
+// FormatNumber is Number.prototype.toString for a finite double: the
+// shortest digits that read back as f, in fixed notation for decimal
+// exponents from -6 to 20 and exponential notation outside.
+func FormatNumber(f float64) string {
+	if f == 0 {
+		return "0" // also -0
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return strconv.FormatInt(int64(f), 10) // every digit counts
+	}
+	sign := ""
+	if f < 0 {
+		sign, f = "-", -f
+	}
+	// "d.ddde±x": the digits and the exponent of the first one.
+	e := strconv.FormatFloat(f, 'e', -1, 64)
+	mant, exp, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	x, _ := strconv.Atoi(exp)
+	n := x + 1 // the decimal point's place after the first n digits
+	k := len(digits)
+	switch {
+	case k <= n && n <= 21:
+		return sign + digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		return sign + digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		return sign + "0." + strings.Repeat("0", -n) + digits
+	}
+	out := sign + digits[:1]
+	if k > 1 {
+		out += "." + digits[1:]
+	}
+	if n-1 >= 0 {
+		return out + "e+" + strconv.Itoa(n-1)
+	}
+	return out + "e-" + strconv.Itoa(1-n)
+}
