@@ -12,6 +12,7 @@ all: test
 test:
 	$(GO) test -race ./...
 	$(GO) test ./lang/parser -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./lang/parser -run '^$$' -fuzz '^FuzzYAMLReader$$' -fuzztime $(FUZZTIME)
 
 STATICCHECK ?= $(shell command -v staticcheck || echo $$($(GO) env GOPATH)/bin/staticcheck)
 

@@ -35,7 +35,7 @@ var layers = []struct {
 	{"lang/js", nil},
 	{"lang/bounded", nil},
 	{"lang/ast", []string{"lang/source"}},
-	{"lang/parser", []string{"lang/source", "lang/bounded", "lang/ast"}},
+	{"lang/parser", []string{"lang/source", "lang/js", "lang/bounded", "lang/ast"}},
 	{"lang/commands", []string{"lang/source", "lang/ast"}},
 	{"lang/check", []string{"lang/source", "lang/js", "lang/bounded", "lang/ast", "lang/parser", "lang/commands"}},
 	{"lang/discover", []string{"lang/source", "lang/bounded", "lang/ast", "lang/parser"}}, // which files of a directory are workflows

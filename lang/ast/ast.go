@@ -127,6 +127,9 @@ type Scalar struct {
 type Props struct {
 	Tag    string // an explicit tag such as "!!str", or ""
 	Anchor string // the anchor name defined on this node, or ""
+	// Key is set on the name of a mapping key that is not a string
+	// (Field.Key): the key as written (see Field.KeyNode).
+	Key Value
 }
 
 // Primitive is the scalar's value as a JSON decoder or the reference's

@@ -85,6 +85,9 @@ func Children(n Node) []Node {
 		}
 	case *Field:
 		add(n.Key)
+		if k := n.KeyNode(); k != nil {
+			add(k)
+		}
 		if n.Value != nil {
 			add(n.Value)
 		}

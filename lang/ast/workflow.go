@@ -8,8 +8,20 @@ package ast
 // has another type (the parser then reports it).
 type Field struct {
 	Loc
-	Key   *Scalar
+	Key   *Scalar // the key's name: the key itself when it is a string (see KeyNode)
 	Value Value
+}
+
+// KeyNode is the key as written when it is not a string scalar (a number, a
+// boolean, null, an alias or a collection), else nil. The reference's
+// objects have string keys: Key then holds the name the reference gives it
+// ("16" for 0x10, "" for null, "[ a, b ]" for a collection), spanning the
+// node, and keeps the node in its Props.
+func (f *Field) KeyNode() Value {
+	if f.Key != nil && f.Key.Props != nil {
+		return f.Key.Props.Key
+	}
+	return nil
 }
 
 // Name is the key's text.

@@ -67,3 +67,69 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzYAMLReader fuzzes the YAML reader from the yaml-test-suite's inputs.
+// It checks that reading never panics, keeps every range in the text and
+// inside its parent, keeps scalar maps true to the source and gives the
+// same result twice; and, where the reference's YAML library can be run
+// (node and npm yaml: see yamloracle_test.go), that the reader accepts and
+// rejects what the library does and reads the same values: a differential
+// test, run briefly by make test and for hours by hand.
+func FuzzYAMLReader(f *testing.F) {
+	for _, c := range loadSuite(f) {
+		f.Add(c.Src)
+	}
+	o, _ := getYAMLOracle()
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 1<<16 {
+			return
+		}
+		v, diags, file := readYAML(src)
+		checkScalarMaps(t, v, file)
+		checkSpans(t, v, len(src))
+		for _, d := range diags {
+			if d.Range.Start.Offset < 0 || d.Range.Start.Offset > d.Range.End.Offset || d.Range.End.Offset > len(src) {
+				t.Errorf("diagnostic %s outside the text", d)
+			}
+		}
+		v2, diags2, _ := readYAML(src)
+		var a, b bytes.Buffer
+		_ = ast.Fprint(&a, file, v)
+		_ = ast.Fprint(&b, file, v2)
+		if a.String() != b.String() || !reflect.DeepEqual(diags, diags2) {
+			t.Error("two readings differ")
+		}
+		if o == nil || !oracleComparable(src) {
+			return
+		}
+		ref, err := o.read(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kind, detail := compareReading(src, ref, ""); kind != "" {
+			t.Errorf("%s: %s", kind, detail)
+		}
+	})
+}
+
+// checkSpans checks that every node of a generic tree lies in the text and
+// inside its parent.
+func checkSpans(t *testing.T, v ast.Value, n int) {
+	t.Helper()
+	var stack []ast.Node
+	ast.Inspect(v, func(node ast.Node) bool {
+		if node == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		sp := ast.SpanOf(node)
+		if sp.Start < 0 || sp.Start > sp.End || sp.End > n {
+			t.Errorf("%T at %v outside the text (%d bytes)", node, sp, n)
+		}
+		if len(stack) > 0 && !ast.SpanOf(stack[len(stack)-1]).Covers(sp) {
+			t.Errorf("%T at %v outside its parent %T at %v", node, sp, stack[len(stack)-1], ast.SpanOf(stack[len(stack)-1]))
+		}
+		stack = append(stack, node)
+		return true
+	})
+}

@@ -19,6 +19,7 @@ type scalarText struct {
 	text     string
 	tm       source.TextMap
 	end      int    // source offset just after the scalar
+	next     int    // where reading goes on (after a block scalar's lines)
 	err      string // a syntax error, reported at errPos
 	errPos   int
 	errEnd   int
@@ -109,7 +110,7 @@ func lineBreakAt(src string, i int) int {
 // trailStart. It consumes the break, any empty lines and the next line's
 // leading blanks, writes ' ' (no empty lines) or one '\n' per empty line, and
 // returns the offset of the next line's first non-blank byte.
-func (d *decoder) fold(src string, trailStart, i int, escapedBreak bool) int {
+func (d *decoder) fold(src string, trailStart, i int) int {
 	j := i + lineBreakAt(src, i)
 	empty := 0
 	for {
@@ -125,77 +126,120 @@ func (d *decoder) fold(src string, trailStart, i int, escapedBreak bool) int {
 		j = k
 		break
 	}
-	switch {
-	case empty > 0:
+	if empty > 0 {
 		d.replace(trailStart, j, strings.Repeat("\n", empty))
-	case escapedBreak:
-		d.replace(trailStart, j, "")
-	default:
+	} else {
 		d.replace(trailStart, j, " ")
 	}
 	return j
 }
 
-// scanDoubleQuoted scans a double-quoted scalar whose opening quote is at start.
-func scanDoubleQuoted(src string, start int) scalarText {
+// scanDoubleQuoted scans a double-quoted scalar whose opening quote is at
+// start; its lines after the first must be indented by minIndent spaces.
+// As in the reference, the scalar ends at the first quote that an even
+// number of backslashes precede, whatever the escapes between mean.
+func scanDoubleQuoted(src string, start, minIndent int) scalarText {
 	d := newDecoder(src)
+	end, after, ok := quoteExtent(src, start, minIndent)
+	if !ok {
+		return unclosedQuote(src, start, d)
+	}
+	var st scalarText
 	i := start + 1
 	runStart := i
-	for i < len(src) {
+	for i < end {
 		c := src[i]
 		switch {
-		case c == '"':
-			d.verbatim(src, runStart, i)
-			return scalarText{text: d.String(), tm: d.tm, end: i + 1}
 		case c == '\\':
 			d.verbatim(src, runStart, i)
-			if i+1 >= len(src) {
-				return unclosedQuote(src, start, d)
-			}
 			if n := lineBreakAt(src, i+1); n > 0 {
-				i = d.fold(src, i, i+1, true)
+				// An escaped line break joins the lines: it and the next
+				// line's leading blanks are dropped (a further empty line
+				// folds as usual).
+				k := i + 1 + n
+				for k < end && isBlank(src[k]) {
+					k++
+				}
+				d.replace(i, k, "")
+				i = k
 				runStart = i
 				continue
 			}
-			text, n, ok := decodeEscape(src, i+1)
+			text, n, ok := decodeEscape(src[:end], i+1)
 			if !ok {
-				st := scalarText{text: d.String(), tm: d.tm, err: "invalid escape sequence \"\\" + string(src[i+1:i+1+n]) + "\" in double-quoted string", errPos: i, errEnd: i + 1 + n}
-				i += 1 + n
-				runStart = i
-				st.end = i
-				// Keep scanning to find the closing quote; the error stands.
-				rest := scanDoubleQuoted(src, i-1)
-				st.end = rest.end
-				return st
+				// Kept as written, as the reference does; the error stands.
+				n = min(n, end-i-1)
+				if st.err == "" {
+					st.err = "invalid escape sequence \"\\" + src[i+1:i+1+n] + "\" in double-quoted string"
+					st.errPos, st.errEnd = i, i+1+n
+				}
+				d.replace(i, i+1+n, src[i:i+1+n])
+			} else {
+				d.replace(i, i+1+n, text)
 			}
-			d.replace(i, i+1+n, text)
 			i += 1 + n
 			runStart = i
 		case c == '\n' || (c == '\r' && lineBreakAt(src, i) > 0):
-			var ok bool
-			if i, ok = d.quotedBreak(src, runStart, i); !ok {
-				return unclosedQuote(src, start, d)
-			}
+			i, _ = d.quotedBreak(src, runStart, i, minIndent)
 			runStart = i
 		default:
 			i++
 		}
 	}
-	return unclosedQuote(src, start, d)
+	d.verbatim(src, runStart, end)
+	st.text, st.tm, st.end = d.String(), d.tm, after
+	return st
+}
+
+// continuesQuote reports whether a quoted scalar may go on on the line that
+// starts at i: the line is empty, or indented by at least minIndent spaces,
+// or (at the top level) not a document marker.
+func continuesQuote(src string, i, minIndent int) bool {
+	if minIndent == 0 {
+		return !isDocumentMarker(src, i)
+	}
+	j := i
+	for j < len(src) && src[j] == ' ' {
+		j++
+	}
+	return lineBreakAt(src, j) > 0 || j-i >= minIndent
+}
+
+// linesContinueQuote checks continuesQuote for the line at j and the lines
+// after it up to the first that is not blank.
+func linesContinueQuote(src string, j, minIndent int) bool {
+	for {
+		if !continuesQuote(src, j, minIndent) {
+			return false
+		}
+		k := j
+		for k < len(src) && isBlank(src[k]) {
+			k++
+		}
+		n := lineBreakAt(src, k)
+		if n == 0 {
+			return true
+		}
+		j = k + n
+	}
 }
 
 // quotedBreak folds the line break at i inside a quoted scalar whose current
 // run of text started at runStart: blanks before the break are dropped, the
 // break and the next line's indentation fold. It returns where the text goes
-// on, and false when a document marker starts there (the quote never closes).
-func (d *decoder) quotedBreak(src string, runStart, i int) (int, bool) {
+// on, and false when a line is not indented enough or a document marker
+// starts there (the quote never closes).
+func (d *decoder) quotedBreak(src string, runStart, i, minIndent int) (int, bool) {
 	trail := i
 	for trail > runStart && isBlank(src[trail-1]) {
 		trail--
 	}
+	if !linesContinueQuote(src, i+lineBreakAt(src, i), minIndent) {
+		return i, false
+	}
 	d.verbatim(src, runStart, trail)
-	i = d.fold(src, trail, i, false)
-	return i, !isDocumentMarker(src, i)
+	i = d.fold(src, trail, i)
+	return i, true
 }
 
 // unclosedQuote reports a quote that never closes. To keep the rest of the
@@ -282,35 +326,91 @@ func hexEscape(src string, i, digits int) (string, int, bool) {
 	return string(rune(v)), 1 + digits, true
 }
 
-// scanSingleQuoted scans a single-quoted scalar whose opening quote is at start.
-func scanSingleQuoted(src string, start int) scalarText {
+// scanSingleQuoted scans a single-quoted scalar whose opening quote is at
+// start; its lines after the first must be indented by minIndent spaces.
+func scanSingleQuoted(src string, start, minIndent int) scalarText {
 	d := newDecoder(src)
+	end, after, ok := quoteExtent(src, start, minIndent)
+	if !ok {
+		return unclosedQuote(src, start, d)
+	}
 	i := start + 1
 	runStart := i
-	for i < len(src) {
+	for i < end {
 		c := src[i]
 		switch {
-		case c == '\'':
-			if i+1 < len(src) && src[i+1] == '\'' {
-				d.verbatim(src, runStart, i)
-				d.replace(i, i+2, "'")
-				i += 2
-				runStart = i
-				continue
-			}
+		case c == '\'' && i+1 < end && src[i+1] == '\'':
 			d.verbatim(src, runStart, i)
-			return scalarText{text: d.String(), tm: d.tm, end: i + 1}
+			d.replace(i, i+2, "'")
+			i += 2
+			runStart = i
 		case c == '\n' || (c == '\r' && lineBreakAt(src, i) > 0):
-			var ok bool
-			if i, ok = d.quotedBreak(src, runStart, i); !ok {
-				return unclosedQuote(src, start, d)
-			}
+			i, _ = d.quotedBreak(src, runStart, i, minIndent)
 			runStart = i
 		default:
 			i++
 		}
 	}
-	return unclosedQuote(src, start, d)
+	d.verbatim(src, runStart, end)
+	return scalarText{text: d.String(), tm: d.tm, end: after}
+}
+
+// quoteExtent finds, as the reference's scanner does, the text of the
+// quoted scalar whose quote is at start: up to its closing quote (for
+// double quotes, the first that an even number of backslashes precede;
+// for single quotes, the first not doubled), and reports whether it is
+// closed. Its text is src[start+1:end]; it ends at after.
+//
+// Where a line break inside is followed by a line indented less than
+// minIndent, or where no quote closes it, the reference cuts the scalar
+// (at that line break, or at the end of the text) and misses its closing
+// quote, unless the cut text happens to end with the quote character (an
+// escaped or doubled one): it then reads that text, an open quote and all.
+func quoteExtent(src string, start, minIndent int) (end, after int, ok bool) {
+	q := src[start]
+	end = -1
+	for j := start + 1; j < len(src) && end < 0; j++ {
+		if src[j] != q {
+			continue
+		}
+		if q == '\'' {
+			if j+1 < len(src) && src[j+1] == '\'' {
+				j++
+				continue
+			}
+			end = j
+			break
+		}
+		n := 0
+		for src[j-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			end = j
+		}
+	}
+	cut := func(e int) (int, int, bool) {
+		if e-1 <= start || src[e-1] != q {
+			return 0, 0, false
+		}
+		if q == '\'' {
+			return e - 1, e, true // the last quote is dropped
+		}
+		return e, e, true // the escaped quote stays
+	}
+	if end < 0 {
+		return cut(len(src))
+	}
+	for j := start + 1; j < end; j++ {
+		if src[j] == '\n' && !continuesQuote(src, j+1, minIndent) {
+			e := j
+			if e > start+1 && src[e-1] == '\r' {
+				e--
+			}
+			return cut(e)
+		}
+	}
+	return end, end + 1, true
 }
 
 // isDocumentMarker reports whether a "---" or "..." marker starts at the line start i.
@@ -327,9 +427,9 @@ func isDocumentMarker(src string, i int) bool {
 
 // plainContext tells the plain scalar scanner where it stands.
 type plainContext struct {
-	flow   bool // inside [ ] or { }
-	indent int  // continuation lines must be indented more than this (block context)
-	key    bool // scanning a possible implicit key: one line only
+	flow      bool // inside [ ] or { }
+	minIndent int  // continuation lines must be indented by this many spaces
+	key       bool // scanning a possible implicit key: one line only
 }
 
 // plainEndOnLine returns where a plain scalar starting at i ends on its line
@@ -367,6 +467,9 @@ func plainEndOnLine(src string, i int, flow bool) int {
 func isFlowIndicator(c byte) bool { return c == ',' || c == '[' || c == ']' || c == '{' || c == '}' }
 
 // scanPlain scans a plain scalar starting at i (its first byte is not blank).
+// It goes on over lines indented by at least ctx.minIndent spaces (at the
+// top level, up to a document marker); a comment line, a line that starts
+// with ": " or, in a flow collection, with a flow indicator ends it.
 func scanPlain(src string, i int, ctx plainContext) scalarText {
 	d := newDecoder(src)
 	lineEnd := plainEndOnLine(src, i, ctx.flow)
@@ -384,10 +487,16 @@ func scanPlain(src string, i int, ctx plainContext) scalarText {
 		if lineBreakAt(src, j) == 0 {
 			break
 		}
-		// Find the next non-empty line.
+		// Find the next line with content; every line on the way must
+		// continue the scalar.
 		k := j
+		ok := true
 		for {
 			k += lineBreakAt(src, k)
+			if !continuesPlain(src, k, ctx.minIndent) {
+				ok = false
+				break
+			}
 			for k < len(src) && isBlank(src[k]) {
 				k++
 			}
@@ -395,10 +504,7 @@ func scanPlain(src string, i int, ctx plainContext) scalarText {
 				break
 			}
 		}
-		if k >= len(src) || src[k] == '#' || isDocumentMarker(src, k) {
-			break
-		}
-		if !ctx.flow && indentOf(src, k) <= ctx.indent {
+		if !ok || k >= len(src) || src[k] == '#' {
 			break
 		}
 		if ctx.flow && isFlowIndicator(src[k]) {
@@ -408,11 +514,26 @@ func scanPlain(src string, i int, ctx plainContext) scalarText {
 		if next == k {
 			break
 		}
-		d.fold(src, end, j, false)
+		d.fold(src, end, j)
 		d.verbatim(src, k, next)
 		end = next
 	}
 	return scalarText{text: d.String(), tm: d.tm, end: end}
+}
+
+// continuesPlain reports whether a plain scalar may go on on the line that
+// starts at i, as the reference's scanner decides: the line is empty or
+// indented by at least minIndent spaces, or at the top level (minIndent 0)
+// not a document marker.
+func continuesPlain(src string, i, minIndent int) bool {
+	if minIndent == 0 {
+		return !isDocumentMarker(src, i)
+	}
+	j := i
+	for j < len(src) && src[j] == ' ' {
+		j++
+	}
+	return j < len(src) && lineBreakAt(src, j) > 0 || j-i >= minIndent
 }
 
 func lineStartOf(src string, i int) int {
@@ -428,201 +549,271 @@ func indentOf(src string, i int) int { return i - lineStartOf(src, i) }
 
 // blockHeader is the parsed header of a | or > scalar.
 type blockHeader struct {
-	folded  bool
-	chomp   byte // '-', '+' or 0 for clip
-	explict int  // explicit indentation indicator, 0 if none
-	end     int  // offset after the header's indicators
+	folded   bool
+	chomp    byte // '-', '+' or 0 for clip
+	explicit int  // explicit indentation indicator, 0 if none
+	end      int  // offset after the header's indicators
 }
 
-// scanBlockScalar scans a literal or folded block scalar whose indicator is at
-// start. parentIndent is the indentation of the collection holding it (-1 at
-// the top level).
-func scanBlockScalar(src string, start, parentIndent int) (scalarText, blockHeader) {
-	h := blockHeader{folded: src[start] == '>'}
+// blockLine is one line of a block scalar's body.
+type blockLine struct {
+	start  int // where the line starts
+	spaces int // its leading spaces
+	end    int // where its text ends (before "\r\n" or "\n")
+	brk    int // the length of its line break (0 on the last line of the text)
+}
+
+func (l blockLine) empty() bool { return l.start+l.spaces >= l.end }
+
+// scanBlockScalar scans a literal or folded block scalar whose indicator is
+// at start, as the reference reads it. parentIndent is the indentation of
+// the collection holding it (-1 for the document's node). The scalar's text
+// ends at end (its last content line); reading goes on at next, after the
+// lines that belong to it.
+func scanBlockScalar(src string, start, parentIndent int) (st scalarText, h blockHeader) {
+	h.folded = src[start] == '>'
 	i := start + 1
-	var st scalarText
-	for i < len(src) {
-		c := src[i]
-		if (c == '-' || c == '+') && h.chomp == 0 {
+	bad := -1
+	for i < len(src) && !isBlank(src[i]) && src[i] != '\n' && src[i] != '\r' && src[i] != '#' {
+		switch c := src[i]; {
+		case (c == '-' || c == '+') && h.chomp == 0:
 			h.chomp = c
-		} else if c >= '1' && c <= '9' && h.explict == 0 {
-			h.explict = int(c - '0')
-		} else {
-			break
+		case c >= '1' && c <= '9' && h.explicit == 0:
+			h.explicit = int(c - '0')
+		default:
+			if bad < 0 {
+				bad = i
+			}
 		}
 		i++
 	}
 	h.end = i
+	if bad >= 0 {
+		st.err = "a block scalar header holds only a chomping indicator (- or +) and an indentation digit (1-9)"
+		st.errPos, st.errEnd = bad, i
+	}
 	// The rest of the header line may hold only blanks and a comment.
 	j := i
 	for j < len(src) && isBlank(src[j]) {
 		j++
 	}
-	if j < len(src) && lineBreakAt(src, j) == 0 && !(src[j] == '#' && j > i) {
+	if j < len(src) && lineBreakAt(src, j) == 0 && src[j] != '#' && st.err == "" {
 		st.err = "unexpected text after a block scalar indicator"
 		st.errPos, st.errEnd = j, j+1
 	}
 	for j < len(src) && lineBreakAt(src, j) == 0 {
 		j++
 	}
+	st.end, st.next = h.end, j
 	if j >= len(src) {
-		st.end = h.end
 		return st, h
 	}
-	bodyStart := j + lineBreakAt(src, j)
+	body := j + lineBreakAt(src, j)
+	st.next = body
 
-	// Determine the content indentation.
-	indent := -1
-	if h.explict > 0 {
-		base := parentIndent
-		if base < 0 {
-			base = 0
+	// The lines that belong to the scalar: from the indentation of the
+	// first line with text (or an explicit indicator), every line that is
+	// empty or indented that much.
+	minIndent := parentIndent + 1
+	var buf [16]blockLine
+	lines := buf[:0] // the lines that belong to the scalar, as the reference splits them
+	// line appends the line that starts at k (its text ends before any
+	// line break) and returns where the next one starts.
+	line := func(k, e int) int {
+		le := e
+		for le < len(src) && src[le] != '\n' {
+			le++
 		}
-		indent = base + h.explict
-	} else {
-		k := bodyStart
-		for k < len(src) {
+		end := le
+		if end > e && src[end-1] == '\r' {
+			end--
+		}
+		next := le
+		if le < len(src) {
+			next++
+		}
+		lines = append(lines, blockLine{start: k, spaces: e - k, end: end, brk: next - end})
+		return next
+	}
+	// The first line with text decides the indentation (unless an
+	// indicator gives it); the empty lines before it belong to the scalar.
+	detected := 0
+	extent := body // the end of the lines that belong to the scalar
+	for {
+		e := extent
+		for e < len(src) && src[e] == ' ' {
+			e++
+		}
+		if lineBreakAt(src, e) > 0 {
+			extent = line(extent, e)
+			continue
+		}
+		detected = e - extent
+		break
+	}
+	if detected >= minIndent {
+		// Every line empty or indented that much belongs to it.
+		indent := detected
+		if h.explicit > 0 {
+			indent = h.explicit + max(parentIndent, 0)
+		}
+		for extent < len(src) {
+			k := extent
 			e := k
 			for e < len(src) && src[e] == ' ' {
 				e++
 			}
-			if lineBreakAt(src, e) > 0 {
-				k = e + lineBreakAt(src, e)
-				continue
+			if indent == 0 && isDocumentMarker(src, k) || indent > 0 && lineBreakAt(src, e) == 0 && e-k < indent {
+				break
 			}
-			if e < len(src) {
-				indent = e - k
-			}
-			break
-		}
-		if indent <= parentIndent {
-			indent = -1 // no content lines
+			extent = line(k, e)
 		}
 	}
+	// A tab at the start of the next line is taken into the scalar (where
+	// it is less indented than the text): the reference rejects it.
+	tab := extent
+	for tab < len(src) && src[tab] == ' ' {
+		tab++
+	}
+	if tab < len(src) && src[tab] == '\t' {
+		if st.err == "" {
+			st.err = "tabs cannot be used for indentation"
+			st.errPos, st.errEnd = tab, tab+1
+		}
+	} else if h.chomp != '+' {
+		// Trailing lines of spaces no deeper than the first line with
+		// text are not the scalar's (the first line always is).
+		for n := len(lines); n > 1 && lines[n-1].empty() && lines[n-1].end-lines[n-1].start <= detected; n-- {
+			extent = lines[n-1].start
+			lines = lines[:n-1]
+		}
+	}
+	st.next = extent
+	if n := len(lines); n > 0 && lines[n-1].brk > 0 {
+		// A text ending with a line break splits into one more, empty line.
+		lines = append(lines, blockLine{start: extent, end: extent})
+	}
 
+	chompStart := len(lines)
+	for chompStart > 0 && lines[chompStart-1].empty() {
+		chompStart--
+	}
 	d := newDecoder(src)
-	type line struct{ start, textStart, end, brk int }
-	var lineBuf [16]line
-	lines := lineBuf[:0]
-	k := bodyStart
-	lastContentEnd := h.end
-	for k < len(src) {
-		e := k
-		for e < len(src) && src[e] == ' ' {
-			e++
+	if chompStart == 0 {
+		if h.chomp == '+' && len(lines) > 0 {
+			d.replace(h.end, h.end, strings.Repeat("\n", max(1, len(lines)-1)))
 		}
-		lineEnd := e
-		for lineEnd < len(src) && lineBreakAt(src, lineEnd) == 0 {
-			lineEnd++
-		}
-		brk := lineBreakAt(src, lineEnd)
-		emptyLine := e == lineEnd || (lineBreakAt(src, e) > 0)
-		if !emptyLine && (indent < 0 || e-k < indent) {
-			break
-		}
-		if isDocumentMarker(src, k) {
-			break
-		}
-		if emptyLine && e-k < indent || indent < 0 {
-			lines = append(lines, line{k, min(e, lineEnd), lineEnd, brk})
-		} else {
-			lines = append(lines, line{k, k + indent, lineEnd, brk})
-			if !emptyLine || e-k > indent {
-				lastContentEnd = lineEnd
+		st.text, st.tm = d.String(), d.tm
+		return st, h
+	}
+	trim := max(parentIndent, 0) + h.explicit
+	contentStart := 0
+	for li, l := range lines[:chompStart] {
+		if l.empty() {
+			if h.explicit == 0 && l.spaces > trim {
+				trim = l.spaces
 			}
-		}
-		k = lineEnd + brk
-		if brk == 0 {
-			break
-		}
-	}
-	// Trailing empty lines are not part of the content (but count for keep).
-	n := len(lines)
-	for n > 0 && lines[n-1].textStart >= lines[n-1].end {
-		n--
-	}
-	content := lines[:n]
-	trailing := lines[n:]
-
-	if len(content) > 0 {
-		d.hint = content[len(content)-1].end - content[0].textStart + 8
-	}
-	if len(content) > 1 {
-		// A line, a break, …, a line, and the final break: the map's
-		// segments in one allocation (the map is never a one-piece text
-		// here, so starting with Segs changes nothing else).
-		d.tm.Segs = make([]source.Seg, 0, 2*len(content))
-	}
-	for li, l := range content {
-		moreIndented := l.textStart < l.end && isBlank(src[l.textStart])
-		emptyText := l.textStart >= l.end
-		d.verbatim(src, l.textStart, l.end)
-		if li == len(content)-1 {
-			break
-		}
-		next := content[li+1]
-		if !h.folded {
-			d.replace(l.end, next.textStart, "\n")
 			continue
 		}
-		// Folding: a break between two normal, non-empty lines becomes a
-		// space; empty lines in between become newlines; breaks around
-		// more-indented lines are kept.
-		nextMore := next.textStart < next.end && isBlank(src[next.textStart])
-		nextEmpty := next.textStart >= next.end
+		if l.spaces < trim && st.err == "" {
+			st.err = "the leading empty lines of this block scalar are indented more than its text; give the indentation with an indicator such as |2"
+			st.errPos, st.errEnd = l.start, l.start+l.spaces
+		}
+		if h.explicit == 0 {
+			trim = l.spaces
+		}
+		contentStart = li
+		if trim == 0 && parentIndent >= 0 && st.err == "" {
+			st.err = "a block scalar in a collection must be indented"
+			st.errPos, st.errEnd = l.start, l.end
+		}
+		break
+	}
+	// Trailing empty lines indented more than the text are text.
+	for li := len(lines) - 1; li >= chompStart; li-- {
+		if lines[li].spaces > trim {
+			chompStart = li + 1
+			break
+		}
+	}
+	content := lines[:chompStart]
+	d.hint = content[len(content)-1].end - content[0].start + 8
+	if len(content) > 1 {
+		d.tm.Segs = make([]source.Seg, 0, 2*len(content))
+	}
+	// put maps a separator (a line break and indentation) to its source.
+	put := func(from, to int, text string) {
+		if text != "" {
+			d.replace(from, to, text)
+		}
+	}
+	// text appends the part of line l after the indentation that is cut.
+	text := func(l blockLine) {
+		d.verbatim(src, l.start+min(trim, l.spaces), max(l.end, l.start+min(trim, l.spaces)))
+	}
+	prevEnd := h.end // where the previous line's text ended
+	for _, l := range content[:contentStart] {
+		text(l)
+		put(l.end, l.end+l.brk, "\n")
+		prevEnd = l.end + l.brk
+	}
+	sep := ""
+	prevMore := false
+	for _, l := range content[contentStart:] {
+		if !l.empty() && l.spaces < trim && st.err == "" {
+			st.err = "this line of a block scalar is indented less than its first line"
+			st.errPos, st.errEnd = l.start, l.end
+		}
+		from := l.start + min(trim, l.spaces)
 		switch {
-		case emptyText || moreIndented || nextMore:
-			d.replace(l.end, next.textStart, "\n")
-		case nextEmpty:
-			// A break into a run of empty lines is dropped (each empty
-			// line adds a newline) unless the run ends at a
-			// more-indented line.
-			brk := ""
-			for _, m := range content[li+1:] {
-				if m.textStart < m.end {
-					if isBlank(src[m.textStart]) {
-						brk = "\n"
-					}
-					break
-				}
+		case !h.folded:
+			put(prevEnd, from, sep)
+			text(l)
+			sep = "\n"
+		case l.spaces > trim || from < l.end && src[from] == '\t':
+			switch {
+			case sep == " ":
+				sep = "\n"
+			case !prevMore && sep == "\n":
+				sep = "\n\n"
 			}
-			d.replace(l.end, next.textStart, brk)
+			put(prevEnd, from, sep)
+			text(l)
+			sep = "\n"
+			prevMore = true
+		case l.empty():
+			if sep == "\n" {
+				put(prevEnd, l.end, "\n")
+				prevEnd = l.end
+				continue
+			}
+			sep = "\n"
+			continue
 		default:
-			d.replace(l.end, next.textStart, " ")
+			put(prevEnd, from, sep)
+			text(l)
+			sep = " "
+			prevMore = false
 		}
+		prevEnd = l.end
+		st.end = l.end
 	}
-	if len(content) > 0 {
-		last := content[len(content)-1]
-		switch h.chomp {
-		case '-':
-		case '+':
-			// Kept line breaks have no text of their own: they map to
-			// the end of the content, which is where the scalar's range
-			// ends.
-			tail := ""
-			if last.brk > 0 {
-				tail = "\n"
-			}
-			for _, t := range trailing {
-				if t.brk > 0 {
-					tail += "\n"
-				}
-			}
-			d.replace(last.end, last.end, tail)
-		default:
-			if last.brk > 0 {
-				d.replace(last.end, last.end, "\n")
-			}
+	switch h.chomp {
+	case '-':
+	case '+':
+		// Kept line breaks have no text of their own: they map to the
+		// end of the content, which is where the scalar's range ends.
+		tail := ""
+		for _, l := range lines[chompStart:] {
+			tail += "\n" + src[l.start+min(trim, l.spaces):l.start+l.spaces]
 		}
-	} else if h.chomp == '+' && len(trailing) > 0 {
-		tail := strings.Repeat("\n", len(trailing))
-		if trailing[len(trailing)-1].brk == 0 {
-			tail = tail[:len(tail)-1]
+		if !strings.HasSuffix(d.String()+tail, "\n") {
+			tail += "\n"
 		}
-		d.replace(h.end, h.end, tail)
+		put(prevEnd, prevEnd, tail)
+	default:
+		put(prevEnd, prevEnd, "\n")
 	}
-	st.text = d.String()
-	st.tm = d.tm
-	st.end = max(lastContentEnd, h.end)
+	st.text, st.tm = d.String(), d.tm
 	return st, h
 }

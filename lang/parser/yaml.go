@@ -2,7 +2,8 @@ package parser
 
 import (
 	"fmt"
-	"strconv"
+	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -12,9 +13,13 @@ import (
 // yamlReader reads the YAML structure of a workflow file into generic nodes
 // (*ast.Scalar, *ast.Mapping, *ast.Sequence, *ast.Alias) with exact byte
 // ranges, and recovers from syntax errors so that the rest of the file stays
-// readable. It covers the YAML that workflow files use: block and flow
-// collections, every scalar style, comments, anchors, aliases and tags.
-// Explicit keys ("? ") and collections as keys are reported as unsupported.
+// readable. It accepts and rejects what the reference's YAML library (npm
+// `yaml` 2.9, `YAML.parse`) accepts and rejects, and reads the same values:
+// the yaml-test-suite and a differential fuzz test hold it to that.
+//
+// Indentation follows the library's notion: a line's indentation is its
+// leading spaces, and the "- ", "? " and ": " indicators that open a compact
+// collection count as indentation for what follows them on the line.
 type yamlReader struct {
 	src      string
 	file     *source.File
@@ -32,6 +37,14 @@ type yamlReader struct {
 	start   int  // where the text starts (after a byte order mark)
 	part    bool // reads one part of a sequence for a parent reader
 	aliases int  // aliases read
+
+	tagPrefixes map[string]string       // the %TAG directives, or nil
+	yaml11      bool                    // a %YAML 1.1 directive: YAML 1.1 scalars
+	aliasUses   map[ast.Value]*aliasUse // per anchored node, for the alias limit
+	aliasLimit  bool                    // the alias limit was reported
+	flowEnded   bool                    // the open flow collections end here (an error)
+	inFlow      int                     // the flow collections being read
+	inAnchored  []string                // the anchors of the collections being read
 
 	// The rest of the current blocks of nodes: a file has thousands of
 	// scalars, fields and mappings, allocated a block at a time.
@@ -52,9 +65,13 @@ const maxDepth = 64
 type props struct {
 	anchor, tag    string
 	start          int // offset of the first property, or -1
+	end            int // offset after the last property
 	anchorStart    int
 	anchorNameFrom int
+	tagStart       int
 }
+
+func noProps() props { return props{start: -1} }
 
 func newYAMLReader(file *source.File, start int) *yamlReader {
 	return &yamlReader{src: unsafe.String(unsafe.SliceData(file.Content), len(file.Content)), file: file, pos: start, start: start, anchors: map[string]ast.Value{}, used: map[string]bool{}}
@@ -133,9 +150,11 @@ func (r *yamlReader) at(i int) byte {
 	return r.src[i]
 }
 
-// blankOrEnd reports whether position i is a blank, a line break or the end.
+// blankOrEnd reports whether position i is a blank, a line break or the
+// end. As for the reference, a carriage return counts even alone (where it
+// does not break the line).
 func (r *yamlReader) blankOrEnd(i int) bool {
-	return i >= len(r.src) || isBlank(r.src[i]) || lineBreakAt(r.src, i) > 0
+	return i >= len(r.src) || isBlank(r.src[i]) || r.src[i] == '\n' || r.src[i] == '\r'
 }
 
 func (r *yamlReader) atLineEnd(i int) bool { return i >= len(r.src) || lineBreakAt(r.src, i) > 0 }
@@ -166,51 +185,48 @@ func (r *yamlReader) skipComment() {
 	r.comments = append(r.comments, &ast.Comment{Loc: ast.Loc{Span: r.rng(start, end)}, Text: string(r.src[start:end])})
 }
 
+// commentAt reads a comment that starts at pos; one that touches the text
+// before it is an error.
+func (r *yamlReader) commentAt() {
+	if r.pos > r.start && !isBlank(r.src[r.pos-1]) && r.src[r.pos-1] != '\n' && r.src[r.pos-1] != '\r' {
+		r.syntaxError(r.pos, r.pos+1, "a comment needs a space before \"#\"")
+	}
+	r.skipComment()
+}
+
 // skipToContent skips blanks, comments and line breaks up to the next content
-// byte. It reports whether a line break was crossed and whether the
-// indentation of the content's line holds a tab.
-func (r *yamlReader) skipToContent() (newLine, tabIndent bool) {
-	// onlyBlanks: only blanks precede pos on its line. Computed lazily for
-	// the first line: scanning back on every call would be quadratic on
-	// long single-line (minified JSON) files.
-	onlyBlanks := -1
+// byte. It reports whether a line break was crossed.
+func (r *yamlReader) skipToContent() (newLine bool) {
 	for r.pos < len(r.src) {
 		c := r.src[r.pos]
 		switch {
-		case c == ' ':
+		case c == ' ' || c == '\t':
 			r.pos++
-		case c == '\t':
-			if onlyBlanks < 0 {
-				onlyBlanks = 0
-				if isBlankPrefix(r.src, r.pos) {
-					onlyBlanks = 1
-				}
-			}
-			if onlyBlanks == 1 {
-				tabIndent = true
-			}
+		case c == '#':
+			r.commentAt()
+		case c == '\n':
 			r.pos++
-		case c == '#' && (r.pos <= r.start || isBlank(r.src[r.pos-1]) || r.src[r.pos-1] == '\n'):
-			r.skipComment()
-		case lineBreakAt(r.src, r.pos) > 0:
-			r.pos += lineBreakAt(r.src, r.pos)
 			newLine = true
-			tabIndent = false
-			onlyBlanks = 1
+		case c == '\r' && r.pos+1 < len(r.src) && r.src[r.pos+1] == '\n':
+			r.pos += 2
+			newLine = true
 		default:
-			return newLine, tabIndent
+			return newLine
 		}
 	}
-	return newLine, false
+	return newLine
 }
 
-func isBlankPrefix(src string, i int) bool {
-	for j := lineStartOf(src, i); j < i; j++ {
-		if !isBlank(src[j]) {
-			return false
-		}
+// lineIndent describes the indentation of the line holding offset i, whose
+// line holds only blanks before i: its leading spaces (what counts as
+// indentation) and whether a tab follows them.
+func (r *yamlReader) lineIndent(i int) (spaces int, tab bool) {
+	ls := max(lineStartOf(r.src, i), r.start)
+	j := ls
+	for j < i && r.src[j] == ' ' {
+		j++
 	}
-	return true
+	return j - ls, j < i && r.src[j] == '\t'
 }
 
 func (r *yamlReader) column(i int) int { return i - max(lineStartOf(r.src, i), r.start) }
@@ -218,50 +234,9 @@ func (r *yamlReader) column(i int) int { return i - max(lineStartOf(r.src, i), r
 // isSeqEntry reports whether a block sequence entry indicator "- " is at i.
 func (r *yamlReader) isSeqEntry(i int) bool { return r.at(i) == '-' && r.blankOrEnd(i+1) }
 
-// readDocument reads the single document of the file and reports any
-// further documents and leftover text.
-func (r *yamlReader) readDocument() ast.Value {
-	r.skipToContent()
-	// Directives end with a "---" marker.
-	for r.at(r.pos) == '%' && r.column(r.pos) == 0 {
-		for r.pos < len(r.src) && lineBreakAt(r.src, r.pos) == 0 {
-			r.pos++
-		}
-		r.skipToContent()
-	}
-	if isDocumentMarker(r.src, r.pos) && r.at(r.pos) == '-' {
-		r.pos += 3
-	}
-	doc := r.blockValue(-1, blockCtx{})
-	for !r.stop {
-		r.skipToContent()
-		if r.pos >= len(r.src) {
-			break
-		}
-		if isDocumentMarker(r.src, r.pos) && r.at(r.pos) == '.' {
-			r.pos += 3
-			continue
-		}
-		if isDocumentMarker(r.src, r.pos) && r.at(r.pos) == '-' {
-			// A second document only counts when it has content.
-			start := r.pos
-			r.pos += 3
-			r.skipToContent()
-			if r.pos < len(r.src) {
-				r.errorAt("yaml-multi-document", start, start+3,
-					"a workflow file holds exactly one YAML document; the reference rejects the file (\"Source contains multiple documents\")")
-			}
-			break
-		}
-		// Everything from here on is outside the document: one error, and
-		// the rest of the file is not read.
-		r.syntaxError(r.pos, r.lineEnd(r.pos), "unexpected content after the document")
-		r.pos = len(r.src)
-		r.skipped(r.broken[len(r.broken)-1].Start)
-		break
-	}
-	return doc
-}
+// isIndicator reports whether the block indicator c ("-", "?" or ":")
+// followed by a blank or the line end is at i.
+func (r *yamlReader) isIndicator(i int, c byte) bool { return r.at(i) == c && r.blankOrEnd(i+1) }
 
 func (r *yamlReader) lineEnd(i int) int {
 	for i < len(r.src) && lineBreakAt(r.src, i) == 0 {
@@ -282,12 +257,100 @@ func (r *yamlReader) skipLine() {
 	r.skipped(from)
 }
 
+// readDocument reads the single document of the file and reports any
+// further documents and leftover text.
+func (r *yamlReader) readDocument() ast.Value {
+	r.skipToContent()
+	directives := -1
+	for r.pos < len(r.src) && r.src[r.pos] == '%' && r.column(r.pos) == 0 {
+		if directives < 0 {
+			directives = r.pos
+		}
+		r.directive()
+		r.skipToContent()
+	}
+	var doc ast.Value
+	if isDocumentMarker(r.src, r.pos) && r.src[r.pos] == '-' {
+		r.pos += 3
+		doc = r.blockValue(-1, blockCtx{kind: inDocument, inline: true, after: r.pos})
+	} else {
+		if directives >= 0 {
+			r.syntaxError(directives, r.lineEnd(directives), "directives must be followed by a \"---\" line")
+		}
+		if isDocumentMarker(r.src, r.pos) {
+			// A "..." line before any content ends an empty document.
+			doc = r.emptyAt(r.pos, noProps())
+		} else {
+			after := r.pos
+			r.pos = max(lineStartOf(r.src, r.pos), r.start) // its indentation is checked for tabs
+			doc = r.blockValue(-1, blockCtx{kind: inDocument, after: after})
+		}
+	}
+	r.afterDocument()
+	return doc
+}
+
+// afterDocument checks what follows the document: comments, "..." lines and
+// directives after a "..." are fine; a second document is reported once, at
+// its start.
+func (r *yamlReader) afterDocument() {
+	ended := false
+	for !r.stop {
+		r.skipToContent()
+		if r.pos >= len(r.src) {
+			return
+		}
+		switch {
+		case ended && r.src[r.pos] == '%' && r.column(r.pos) == 0:
+			r.directive()
+			continue
+		case isDocumentMarker(r.src, r.pos) && r.src[r.pos] == '.' && !ended:
+			r.pos += 3
+			ended = true
+			r.skipBlanks()
+			if r.at(r.pos) == '#' {
+				r.commentAt()
+			} else if !r.atLineEnd(r.pos) {
+				r.syntaxError(r.pos, r.lineEnd(r.pos), "unexpected text after \"...\"")
+				r.skipLine()
+			}
+			continue
+		case ended || isDocumentMarker(r.src, r.pos):
+			r.errorAt("yaml-multi-document", r.pos, max(r.pos+1, min(r.pos+3, r.lineEnd(r.pos))),
+				"a workflow file holds exactly one YAML document; the reference rejects the file (\"Source contains multiple documents\")")
+			r.pos = len(r.src)
+			return
+		}
+		// Everything from here on is outside the document: one error, and
+		// the rest of the file is not read.
+		r.syntaxError(r.pos, r.lineEnd(r.pos), "unexpected content after the document")
+		r.pos = len(r.src)
+		r.skipped(r.broken[len(r.broken)-1].Start)
+	}
+}
+
+// valueKind says what a block value follows.
+type valueKind uint8
+
+const (
+	inDocument    valueKind = iota // the document's node
+	afterKey                       // "key:": no compact collection on the key's line
+	afterEntry                     // "- "
+	afterQuestion                  // "? " (an explicit key)
+	afterColon                     // ": " after an explicit key
+)
+
 // blockCtx tells blockValue where the value stands.
 type blockCtx struct {
-	inline   bool // the value may start on the indicator's line (after "key:" or "- ")
-	fromSeq  bool // after "- ": a compact mapping or sequence may start inline
-	keyIndex bool // a mapping value: a sequence may sit at the parent's indentation
-	after    int  // offset after the indicator, for empty values
+	kind   valueKind
+	inline bool // the value may start on the indicator's line
+	after  int  // offset after the indicator, for empty values
+}
+
+// compact reports whether a block collection may start on the indicator's
+// line.
+func (c blockCtx) compact() bool {
+	return c.kind == afterEntry || c.kind == afterQuestion || c.kind == afterColon
 }
 
 // emptyAt is a null scalar with an empty range.
@@ -298,16 +361,42 @@ func (r *yamlReader) emptyAt(i int, p props) *ast.Scalar {
 	if p.start >= 0 {
 		s.Span = r.rng(p.start, max(i, p.start))
 	}
+	r.resolveScalar(s, p)
 	r.define(p, s)
 	return s
 }
 
+// mergeProps adds the properties on the node's line to those before it: a
+// node has at most one anchor and one tag.
+func (r *yamlReader) mergeProps(p *props, line props) {
+	if line.start < 0 {
+		return
+	}
+	if p.start < 0 {
+		*p = line
+		return
+	}
+	if line.anchor != "" || line.anchorStart > 0 && line.anchor == "" && line.anchorNameFrom > 0 {
+		if p.anchor != "" || p.anchorNameFrom > 0 {
+			r.syntaxError(line.anchorStart, line.anchorNameFrom+len(line.anchor), "a node can have at most one anchor")
+		}
+		p.anchor, p.anchorStart, p.anchorNameFrom = line.anchor, line.anchorStart, line.anchorNameFrom
+	}
+	if line.tag != "" {
+		if p.tag != "" {
+			r.syntaxError(line.tagStart, line.tagStart+len(line.tag), "a node can have at most one tag")
+		}
+		p.tag, p.tagStart = line.tag, line.tagStart
+	}
+	p.end = line.end
+}
+
 // blockValue reads the value that follows a mapping key, a sequence entry
 // indicator or the document start; parentIndent is the indentation of the
-// collection that holds it.
+// collection that holds it (-1 for the document).
 func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 	if r.stop {
-		return r.emptyAt(ctx.after, props{start: -1})
+		return r.emptyAt(ctx.after, noProps())
 	}
 	r.depth++
 	defer func() { r.depth-- }()
@@ -315,103 +404,257 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 		r.errorAt("limit-exceeded", r.pos, r.pos, "nesting is deeper than %d levels; the file is not read further", maxDepth)
 		r.stop = true
 		r.pos = len(r.src)
-		return r.emptyAt(ctx.after, props{start: -1})
+		return r.emptyAt(ctx.after, noProps())
 	}
-	p := props{start: -1}
+	p := noProps()    // properties of the node
+	line := noProps() // properties on the line being read
 	inline := ctx.inline
+	// As the reference checks tabs: a tab in the blanks before a property
+	// is an error where only indentation may stand (after a line break,
+	// "- " or "? "), a tab before the content where the line is not
+	// indented more than the parent, or before a block collection.
+	atNewline := !ctx.inline || ctx.kind == afterEntry || ctx.kind == afterQuestion
+	tab, tabCol := -1, 0 // a tab before the next token, the column its blanks start at
 	for {
+		bl := r.pos
 		r.skipBlanks()
-		if r.at(r.pos) == '#' && (r.pos == 0 || isBlank(r.src[r.pos-1])) {
-			r.skipComment()
+		if i := strings.IndexByte(r.src[bl:r.pos], '\t'); i >= 0 {
+			tab, tabCol = bl+i, r.column(bl)
+			if tabCol == 0 {
+				tabCol, _ = r.lineIndent(tab)
+			}
+		}
+		if r.at(r.pos) == '#' {
+			r.commentAt()
+			tab, atNewline = -1, false
 		}
 		if r.atLineEnd(r.pos) {
 			save := r.pos
-			_, tab := r.skipToContent()
-			col := r.column(r.pos)
+			r.skipToContent()
+			spaces, hasTab := r.lineIndent(r.pos)
 			if r.pos >= len(r.src) || isDocumentMarker(r.src, r.pos) ||
-				col < parentIndent+1 && !(ctx.keyIndex && col == parentIndent && r.isSeqEntry(r.pos)) {
+				spaces <= parentIndent && !(spaces == parentIndent && r.isSeqEntry(r.pos) && ctx.kind != afterEntry) {
+				if r.pos >= len(r.src) || (ctx.kind == afterKey || ctx.kind == afterColon) && spaces == parentIndent && !r.isSeqEntry(r.pos) {
+					r.checkTabLine(save, parentIndent, r.pos >= len(r.src))
+				}
 				r.pos = save
+				r.mergeProps(&p, line)
 				return r.emptyAt(ctx.after, p)
 			}
-			if tab {
-				r.syntaxError(lineStartOf(r.src, r.pos), r.pos, "tabs cannot be used for indentation")
+			tab, tabCol, atNewline = -1, spaces, true
+			if hasTab {
+				tab = lineStartOf(r.src, r.pos) + spaces
 			}
+			r.mergeProps(&p, line)
+			line = noProps()
 			inline = false
 		}
 		c := r.at(r.pos)
 		if c == '&' || c == '!' {
-			r.readProperty(&p)
+			if tab >= 0 && atNewline {
+				r.syntaxError(tab, tab+1, "tabs cannot be used for indentation")
+			}
+			r.readProperty(&line, false)
+			tab, atNewline = -1, false
 			continue
 		}
 		break
 	}
+	if c := r.at(r.pos); tab >= 0 && atNewline && tabCol <= max(parentIndent, 0) &&
+		!(ctx.kind == inDocument && (c == '[' || c == '{')) { // a document may start so
+		r.syntaxError(tab, tab+1, "tabs cannot be used for indentation")
+		tab = -1
+	}
 	start := r.pos
-	col := r.column(start)
 	c := r.at(start)
+	onLine := line.start >= 0 // properties on the content's line
+	// The indentation of a collection that starts here: where its first
+	// token (a property or the content) stands.
+	col := r.column(start)
+	if onLine {
+		col = r.column(line.start)
+	}
+	blockColl := func(what string) bool {
+		switch {
+		case inline && ctx.kind == afterKey:
+			r.syntaxError(start, start+1, "%s cannot start on the same line as its key", what)
+			return false
+		case inline && ctx.kind == inDocument:
+			r.syntaxError(start, start+1, "%s cannot start on the same line as \"---\"", what)
+			return false
+		case tab >= 0 && !onLine:
+			r.syntaxError(tab, tab+1, "tabs cannot be used for indentation")
+		}
+		return true
+	}
 	var v ast.Value
 	switch {
 	case r.isSeqEntry(start):
-		if inline && !ctx.fromSeq {
-			r.syntaxError(start, start+1, "a block sequence cannot start on the same line as its key")
+		if blockColl("a block sequence") && onLine {
+			r.syntaxError(line.start, start, "properties of a block sequence must be on the line before it")
 		}
-		v = r.blockSequence(col, p)
-	case c == '[' || c == '{':
-		v = r.flowCollection(p)
-		if r.isImplicitKeyAhead() {
-			r.syntaxError(start, r.pos, "collections cannot be used as mapping keys")
-			r.skipLine()
+		r.mergeProps(&p, line)
+		v = r.blockSequence(r.column(start), p)
+	case r.isIndicator(start, '?') || r.isIndicator(start, ':'):
+		blockColl("a mapping")
+		if onLine && inline && (ctx.kind == afterColon || ctx.kind == afterQuestion && c == '?') {
+			// "? &a ? b", ": &a ? b", ": &a : b": the properties are
+			// the nested mapping's (in "? &a : b" and "- &a : b" the
+			// empty key's).
+			r.mergeProps(&p, line)
+			line, col = noProps(), r.column(start)
 		}
+		v = r.blockMapping(col, p, line, nil)
 	case c == '|' || c == '>':
-		st, h := scanBlockScalar(r.src, start, parentIndent)
-		if st.err != "" {
-			r.syntaxError(st.errPos, st.errEnd, "%s", st.err)
+		r.mergeProps(&p, line)
+		v = r.blockScalar(p, parentIndent)
+	case c == '[' || c == '{' || c == '*':
+		var node ast.Value
+		if c == '*' {
+			node = r.alias(line)
+		} else {
+			node = r.flowCollection(line, parentIndent+1)
 		}
-		// A comment after the header ("run: | # note") is a real comment.
-		r.pos = h.end
-		r.skipBlanks()
-		if r.at(r.pos) == '#' && r.pos > h.end {
-			r.skipComment()
+		colon, isKey := r.colonAhead()
+		flowValue := isKey && c != '*' && inline && ctx.kind == afterKey
+		if isKey && !flowValue {
+			if blockColl("a mapping") && !r.singleLine(start, colon) {
+				r.syntaxError(start, colon, "implicit keys need to be on a single line")
+			}
+			keyStart := start
+			if onLine {
+				keyStart = line.start // the key's properties
+			}
+			v = r.blockMapping(col, p, noProps(), &firstKey{node: node, colon: colon, start: keyStart})
+			break
 		}
-		style := ast.LiteralBlock
-		if c == '>' {
-			style = ast.FoldedBlock
+		if c == '*' {
+			if p.start >= 0 {
+				r.syntaxError(p.start, start, "an alias cannot have an anchor or a tag")
+			}
+		} else if p.start >= 0 {
+			both := p
+			r.mergeProps(&both, line) // reports a second anchor or tag
+			r.retag(node, p)
 		}
-		s := r.scalar(p, start, st.end, ast.String, style, st.text, st.tm)
-		r.pos = st.end
+		v = node
+		if flowValue {
+			// "key: [a]: b": the reference ends the value with the
+			// collection and reads ": b" as an entry of the same
+			// mapping with an empty key.
+			break
+		}
 		r.skipLineRest(start)
-		v = s
-	case c == '*':
-		v = r.alias(p)
-		if r.isImplicitKeyAhead() {
-			r.syntaxError(start, r.pos, "aliases cannot be used as mapping keys here")
-			r.skipLine()
-		}
-	case c == '?' && r.blankOrEnd(start+1):
-		r.syntaxError(start, start+1, "explicit mapping keys (\"? \") are not supported in workflow files")
-		r.skipBlock(col)
-		v = r.emptyAt(start, p)
 	default:
-		if key, ok := r.implicitKey(); ok {
-			if inline && !ctx.fromSeq {
-				r.syntaxError(key.colon, key.colon+1, "mapping values are not allowed here; quote the value if it contains \": \"")
-				v = r.scalarFromText(p, start, key)
-				r.pos = key.end
+		if k, ok := r.implicitKey(); ok {
+			if inline && ctx.kind == afterKey {
+				// "key: a: b": most likely a value that holds ": ".
+				r.syntaxError(k.colon, k.colon+1, "mapping values are not allowed here; quote the value if it contains \": \"")
+				r.mergeProps(&p, line)
+				v = r.scalar(p, start, k.end, k.style, k.st.text, k.st.tm)
+				r.pos = k.end
 				r.skipLine()
 				break
 			}
-			v = r.blockMapping(col, p)
+			if blockColl("a mapping") && k.multiLine {
+				r.syntaxError(start, k.colon, "implicit keys need to be on a single line")
+			}
+			v = r.blockMapping(col, p, line, nil)
 			break
 		}
-		v = r.flowOrPlainScalar(p, plainContext{indent: parentIndent})
+		r.mergeProps(&p, line)
+		v = r.flowOrPlainScalar(p, plainContext{minIndent: parentIndent + 1})
 		r.skipLineRest(start)
 	}
 	return v
 }
 
+// retag applies properties read before a flow collection on earlier lines.
+func (r *yamlReader) retag(v ast.Value, p props) {
+	switch v := v.(type) {
+	case *ast.Mapping:
+		if p.anchor != "" {
+			v.Anchor = p.anchor
+		}
+		v.Span.Start = min(v.Span.Start, p.start)
+		r.checkCollectionTag(v, p)
+	case *ast.Sequence:
+		if p.anchor != "" {
+			v.Anchor = p.anchor
+		}
+		v.Span.Start = min(v.Span.Start, p.start)
+		r.checkCollectionTag(v, p)
+	}
+	r.define(p, v)
+}
+
+// singleLine reports whether src[a:b] holds no line break.
+func (r *yamlReader) singleLine(a, b int) bool {
+	return strings.IndexByte(r.src[a:b], '\n') < 0
+}
+
+// colonAhead reports whether a mapping value indicator (": " or ":" at the
+// line end) follows on the current line, after blanks; pos does not move.
+func (r *yamlReader) colonAhead() (int, bool) {
+	i := r.pos
+	for i < len(r.src) && isBlank(r.src[i]) {
+		i++
+	}
+	if r.at(i) == ':' && r.blankOrEnd(i+1) {
+		return i, true
+	}
+	return i, false
+}
+
+// propsEnd returns where the anchors and tags that start at i end (after
+// the blanks that follow them).
+func (r *yamlReader) propsEnd(i int) int {
+	for c := r.at(i); c == '&' || c == '!'; c = r.at(i) {
+		if c == '!' {
+			i = scanTag(r.src, i)
+		} else {
+			for i++; i < len(r.src) && isAnchorChar(r.src[i]); i++ {
+			}
+		}
+		for i < len(r.src) && isBlank(r.src[i]) {
+			i++
+		}
+	}
+	return i
+}
+
+// colonBelow reports a mapping value indicator on the next line with
+// content when only blanks and a comment follow i on its line and that line
+// is indented more than indent.
+func (r *yamlReader) colonBelow(i, indent int) (int, bool) {
+	for i < len(r.src) && isBlank(r.src[i]) {
+		i++
+	}
+	if r.at(i) == '#' && isBlank(r.at(i-1)) {
+		i = r.lineEnd(i)
+	}
+	if !r.atLineEnd(i) {
+		return 0, false
+	}
+	save := r.pos
+	r.pos = i
+	r.skipToContentQuiet()
+	j := r.pos
+	r.pos = save
+	if spaces, _ := r.lineIndent(j); j < len(r.src) && spaces > indent && r.isIndicator(j, ':') && !isDocumentMarker(r.src, j) {
+		return j, true
+	}
+	return 0, false
+}
+
 // skipLineRest checks that only blanks and a comment follow a node on its line.
 func (r *yamlReader) skipLineRest(nodeStart int) {
+	bl := r.pos
 	r.skipBlanks()
 	if r.at(r.pos) == '#' {
+		if r.pos == bl {
+			r.syntaxError(r.pos, r.pos+1, "a comment needs a space before \"#\"")
+		}
 		r.skipComment()
 		return
 	}
@@ -420,8 +663,12 @@ func (r *yamlReader) skipLineRest(nodeStart int) {
 	}
 	start := r.pos
 	end := r.lineEnd(start)
-	if r.at(start) == ':' {
-		r.syntaxError(start, start+1, "mapping values are not allowed here; quote the value if it contains \": \"")
+	if r.at(start) == ':' && r.blankOrEnd(start+1) {
+		if !r.singleLine(nodeStart, start) {
+			r.syntaxError(start, start+1, "implicit keys need to be on a single line")
+		} else {
+			r.syntaxError(start, start+1, "mapping values are not allowed here; quote the value if it contains \": \"")
+		}
 	} else {
 		r.syntaxError(start, end, "unexpected text after the value")
 	}
@@ -435,7 +682,7 @@ func (r *yamlReader) skipBlock(indent int) {
 	r.skipLine()
 	for r.pos < len(r.src) {
 		save := r.pos
-		r.skipToContent()
+		r.skipToContentQuiet()
 		if r.pos >= len(r.src) || r.column(r.pos) <= indent {
 			r.pos = save
 			break
@@ -445,25 +692,82 @@ func (r *yamlReader) skipBlock(indent int) {
 	r.skipped(from)
 }
 
-// readProperty reads an anchor (&name) or a tag (!tag) at pos.
-func (r *yamlReader) readProperty(p *props) {
+// skipToContentQuiet is skipToContent without checking comments.
+func (r *yamlReader) skipToContentQuiet() {
+	for r.pos < len(r.src) {
+		c := r.src[r.pos]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			r.pos++
+		case c == '#' && (r.pos == r.start || isBlank(r.src[r.pos-1]) || r.src[r.pos-1] == '\n'):
+			r.skipComment()
+		default:
+			return
+		}
+	}
+}
+
+// readProperty reads an anchor (&name) or a tag (!tag) at pos. A blank, a
+// line break or a "," must follow it, or in a flow collection a closing
+// bracket; glued allows the node itself (the reference does so for the
+// entries of a flow sequence).
+func (r *yamlReader) readProperty(p *props, glued bool) {
 	start := r.pos
 	if p.start < 0 {
 		p.start = start
 	}
-	r.pos++
-	for r.pos < len(r.src) && !r.blankOrEnd(r.pos) && !isFlowIndicator(r.src[r.pos]) {
-		r.pos++
-	}
-	name := string(r.src[start+1 : r.pos])
 	if r.src[start] == '&' {
+		r.pos++
+		for r.pos < len(r.src) && isAnchorChar(r.src[r.pos]) {
+			r.pos++
+		}
+		name := string(r.src[start+1 : r.pos])
+		if p.anchorNameFrom > 0 {
+			r.syntaxError(start, r.pos, "a node can have at most one anchor")
+		}
 		if name == "" {
-			r.syntaxError(start, r.pos, "an anchor needs a name")
+			r.syntaxError(start, start+1, "an anchor needs a name")
 		}
 		p.anchor, p.anchorStart, p.anchorNameFrom = name, start, start+1
 	} else {
-		p.tag = "!" + name
+		r.pos = scanTag(r.src, start)
+		if p.tag != "" {
+			r.syntaxError(start, r.pos, "a node can have at most one tag")
+		}
+		p.tag, p.tagStart = r.src[start:r.pos], start
+		r.checkTag(p.tag, start)
 	}
+	p.end = r.pos
+	sep := r.pos >= len(r.src) || isBlank(r.src[r.pos]) || lineBreakAt(r.src, r.pos) > 0 // not a lone "\r"
+	if c := r.at(r.pos); !sep && c != ',' && !glued && !(r.inFlow > 0 && (c == ']' || c == '}')) {
+		r.syntaxError(r.pos, r.pos+1, "an anchor or a tag must be followed by a space")
+	}
+}
+
+// build notes that the collection named by anchor is being read (the
+// returned func ends that).
+func (r *yamlReader) build(anchor string) func() {
+	if anchor == "" {
+		return func() {}
+	}
+	r.inAnchored = append(r.inAnchored, anchor)
+	return func() { r.inAnchored = r.inAnchored[:len(r.inAnchored)-1] }
+}
+
+// building reports whether the collection named by anchor is being read.
+func (r *yamlReader) building(anchor string) bool {
+	for _, a := range r.inAnchored {
+		if a == anchor {
+			return true
+		}
+	}
+	return false
+}
+
+// isAnchorChar reports whether c may be part of an anchor or alias name:
+// anything but blanks, line break characters and flow indicators.
+func isAnchorChar(c byte) bool {
+	return c != ' ' && c != '\t' && c != '\n' && c != '\r' && !isFlowIndicator(c)
 }
 
 // props returns the scalar properties, or nil when there are none.
@@ -488,7 +792,7 @@ func (r *yamlReader) define(p props, v ast.Value) {
 func (r *yamlReader) alias(p props) ast.Value {
 	start := r.pos
 	r.pos++
-	for r.pos < len(r.src) && !r.blankOrEnd(r.pos) && !isFlowIndicator(r.src[r.pos]) {
+	for r.pos < len(r.src) && isAnchorChar(r.src[r.pos]) {
 		r.pos++
 	}
 	name := string(r.src[start+1 : r.pos])
@@ -498,20 +802,27 @@ func (r *yamlReader) alias(p props) ast.Value {
 	if p.start >= 0 {
 		r.syntaxError(p.start, start, "an alias cannot have an anchor or a tag")
 	}
-	if a.Target == nil {
+	switch {
+	case name == "":
+		r.syntaxError(start, start+1, "an alias needs a name")
+	case a.Target == nil && r.building(name):
+		r.errorAt("yaml-undefined-alias", start, r.pos, "alias %q refers to the node that holds it: the reference would build a circular value", "*"+name)
+	case a.Target == nil:
 		r.errorAt("yaml-undefined-alias", start, r.pos, "alias %q refers to no anchor defined before it", "*"+name)
-	} else {
+	default:
 		r.used[name] = true
+		r.countAlias(a)
 	}
 	return a
 }
 
 // keyScan is a scanned implicit key.
 type keyScan struct {
-	st    scalarText
-	style ast.Style
-	end   int // offset after the key text
-	colon int // offset of the ':'
+	st        scalarText
+	style     ast.Style
+	end       int // offset after the key text
+	colon     int // offset of the ':'
+	multiLine bool
 }
 
 // implicitKey looks for an implicit mapping key at pos ("key:" followed by a
@@ -521,9 +832,9 @@ func (r *yamlReader) implicitKey() (keyScan, bool) {
 	var k keyScan
 	switch r.at(start) {
 	case '"':
-		k.st, k.style = scanDoubleQuoted(r.src, start), ast.DoubleQuoted
+		k.st, k.style = scanDoubleQuoted(r.src, start, 0), ast.DoubleQuoted
 	case '\'':
-		k.st, k.style = scanSingleQuoted(r.src, start), ast.SingleQuoted
+		k.st, k.style = scanSingleQuoted(r.src, start, 0), ast.SingleQuoted
 	default:
 		if !canStartPlain(r.src, start, false) {
 			return k, false
@@ -531,33 +842,19 @@ func (r *yamlReader) implicitKey() (keyScan, bool) {
 		k.st, k.style = scanPlain(r.src, start, plainContext{key: true}), ast.Plain
 	}
 	k.end = k.st.end
-	i := k.end
 	if k.st.unclosed {
 		return k, false
 	}
-	// A quoted key must end on its line.
-	if k.style != ast.Plain && lineOf(r.src, start) != lineOf(r.src, i) {
-		return k, false
-	}
+	i := k.end
 	for i < len(r.src) && isBlank(r.src[i]) {
 		i++
 	}
 	if r.at(i) == ':' && r.blankOrEnd(i+1) {
 		k.colon = i
+		k.multiLine = k.style != ast.Plain && !r.singleLine(start, i)
 		return k, true
 	}
 	return k, false
-}
-
-func lineOf(src string, i int) int { return lineStartOf(src, i) }
-
-// isImplicitKeyAhead reports whether ": " follows on the current line.
-func (r *yamlReader) isImplicitKeyAhead() bool {
-	i := r.pos
-	for i < len(r.src) && isBlank(r.src[i]) {
-		i++
-	}
-	return r.at(i) == ':' && r.blankOrEnd(i+1)
 }
 
 // canStartPlain reports whether a plain scalar can start at i.
@@ -579,14 +876,9 @@ func canStartPlain(src string, i int, flow bool) bool {
 	return !isBlank(c) && lineBreakAt(src, i) == 0
 }
 
-// scalarFromText builds a scalar node from a scanned key.
-func (r *yamlReader) scalarFromText(p props, start int, k keyScan) *ast.Scalar {
-	return r.scalar(p, start, k.end, ast.String, k.style, k.st.text, k.st.tm)
-}
-
-// scalar builds a scalar node; a plain scalar's kind is resolved here.
-func (r *yamlReader) scalar(p props, start, end int, kind ast.ScalarKind, style ast.Style, text string, tm source.TextMap) *ast.Scalar {
-	if len(tm.Segments()) == 0 {
+// scalar builds a scalar node and resolves its kind and tag.
+func (r *yamlReader) scalar(p props, start, end int, style ast.Style, text string, tm source.TextMap) *ast.Scalar {
+	if tm.IsZero() {
 		// An empty text maps to where its content would start.
 		content := start
 		if style == ast.SingleQuoted || style == ast.DoubleQuoted {
@@ -596,26 +888,38 @@ func (r *yamlReader) scalar(p props, start, end int, kind ast.ScalarKind, style 
 	}
 	s := r.newScalar()
 	*s = ast.Scalar{Style: style, Text: text, Map: tm, Props: p.props()}
-	if style == ast.Plain {
-		resolvePlain(s)
-	} else {
-		s.Kind = kind
-	}
-	applyTag(s)
 	from := start
 	if p.start >= 0 && p.start < start {
 		from = p.start
 	}
 	s.Span = r.rng(from, end)
+	r.resolveScalar(s, p)
 	r.define(p, s)
 	return s
 }
 
-// blockMapping reads a block mapping whose keys sit at column indent.
-func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
+// firstKey is the first key of a block mapping when blockValue has read it
+// already (an alias or a flow collection, read before the ":" shows).
+type firstKey struct {
+	node  ast.Value
+	start int
+	colon int
+}
+
+// blockMapping reads a block mapping whose entries start at column indent;
+// p are the mapping's properties, line those on the first key's line (the
+// key's), first the first key when it is read already.
+func (r *yamlReader) blockMapping(indent int, p props, line props, first *firstKey) *ast.Mapping {
+	defer r.build(p.anchor)()
 	m := r.newMapping()
 	m.Anchor = p.anchor
 	start := r.pos
+	if line.start >= 0 {
+		start = line.start
+	}
+	if first != nil {
+		start = first.start
+	}
 	if p.start >= 0 {
 		start = p.start
 	}
@@ -628,42 +932,254 @@ func (r *yamlReader) blockMapping(indent int, p props) *ast.Mapping {
 		r.fieldStack = r.fieldStack[:base]
 	}()
 	for !r.stop {
-		keyStart := r.pos
-		k, ok := r.implicitKey()
-		if !ok {
-			msg := "expected a mapping key followed by \":\""
-			if k.st.unclosed {
-				msg = k.st.err
-			} else if r.isSeqEntry(keyStart) {
-				msg = "a sequence entry cannot appear among mapping keys at the same indentation"
-			}
-			r.syntaxError(keyStart, r.lineEnd(keyStart), "%s", msg)
-			r.skipBlock(indent)
-		} else {
-			key := r.scalarFromText(props{start: -1}, keyStart, k)
-			key.Kind = ast.String // keys are compared as strings
-			r.checkMergeKey(key)
-			r.pos = k.colon + 1
-			val := r.blockValue(indent, blockCtx{inline: true, keyIndex: true, after: k.colon + 1})
-			pair := r.newField()
-			pair.Key, pair.Value = key, val
-			pairEnd := max(val.End(), k.colon+1)
-			pair.Span = r.rng(keyStart, pairEnd)
-			r.checkDuplicate(r.fieldStack[base:], key, &seen)
+		pair := r.mapEntry(indent, line, first)
+		line, first = noProps(), nil
+		if pair != nil {
+			r.checkDuplicate(r.fieldStack[base:], pair, &seen)
 			r.fieldStack = append(r.fieldStack, pair)
-			end = max(end, pairEnd)
+			end = max(end, pair.End())
 		}
 		if !r.nextEntry(indent, false) {
 			break
 		}
 	}
 	m.Span = r.rng(start, max(end, start))
+	r.checkCollectionTag(m, p)
 	r.define(p, m)
 	return m
 }
 
+// mapEntry reads one entry of a block mapping at pos: an implicit key and its
+// value, an explicit "? " key with an optional ": " value, or an empty key.
+// line holds the properties read before pos on the entry's line, first a
+// key read already. It returns nil when there is no entry to read.
+func (r *yamlReader) mapEntry(indent int, line props, first *firstKey) *ast.Field {
+	entryStart := r.pos
+	if line.start >= 0 {
+		entryStart = line.start
+	}
+	var key ast.Value
+	colon := -1
+	switch {
+	case first != nil:
+		key, colon, entryStart = first.node, first.colon, first.start
+	default:
+		for r.at(r.pos) == '&' || r.at(r.pos) == '!' {
+			r.readProperty(&line, false)
+			r.skipBlanks()
+		}
+		if line.start >= 0 {
+			entryStart = line.start
+		}
+		start := r.pos
+		c := r.at(start)
+		switch {
+		case r.isIndicator(start, '?'):
+			if line.start >= 0 {
+				r.syntaxError(line.start, start, "anchors and tags must come after the \"?\" indicator")
+			}
+			return r.explicitEntry(indent, entryStart)
+		case r.isIndicator(start, ':'):
+			key = r.emptyAt(start, line)
+			colon = start
+		case c == '*':
+			key = r.alias(line)
+		case c == '[' || c == '{':
+			key = r.flowCollection(line, indent+1)
+		default:
+			k, ok := r.implicitKey()
+			if !ok && !k.st.unclosed && k.end > start && r.singleLine(start, k.end) {
+				// "key" alone on its line with ": value" on a line
+				// indented more: the reference takes that ":".
+				if c, below := r.colonBelow(k.end, indent); below {
+					k.colon, ok = c, true
+				}
+			}
+			if !ok {
+				msg := "expected a mapping key followed by \":\""
+				switch {
+				case k.st.unclosed:
+					msg = k.st.err
+				case r.isSeqEntry(start):
+					msg = "a sequence entry cannot appear among mapping keys at the same indentation"
+				case c == ']' || c == '}' || c == ',':
+					msg = fmt.Sprintf("unexpected %q", string(c))
+				}
+				r.syntaxError(start, r.lineEnd(start), "%s", msg)
+				r.skipBlock(indent)
+				return nil
+			}
+			if k.multiLine {
+				r.syntaxError(start, k.colon, "implicit keys need to be on a single line")
+			}
+			if k.st.err != "" {
+				r.syntaxError(k.st.errPos, k.st.errEnd, "%s", k.st.err)
+			}
+			key = r.scalar(line, start, k.end, k.style, k.st.text, k.st.tm)
+			colon = k.colon
+		}
+		if colon < 0 {
+			var ok bool
+			single := r.singleLine(start, r.pos)
+			colon, ok = r.colonAhead()
+			if !ok && single {
+				colon, ok = r.colonBelow(r.pos, indent)
+			}
+			switch {
+			case !ok:
+				r.syntaxError(start, r.pos, "implicit mapping keys need to be followed by \":\"")
+				r.skipBlock(indent)
+				return r.pair(key, r.emptyAt(r.pos, noProps()), entryStart)
+			case !single:
+				r.syntaxError(start, colon, "implicit keys need to be on a single line")
+			}
+		}
+	}
+	r.checkKeyLength(entryStart, colon)
+	kind := afterKey
+	if !r.singleLine(key.End(), colon) {
+		// ": " on a line below the key: a compact collection may follow
+		// it, as after an explicit key's ": ".
+		kind = afterColon
+	}
+	r.pos = colon + 1
+	val := r.blockValue(indent, blockCtx{kind: kind, inline: true, after: colon + 1})
+	return r.pair(key, val, entryStart)
+}
+
+// explicitEntry reads an entry with an explicit key ("? key" and, at the
+// mapping's indentation, an optional ": value").
+func (r *yamlReader) explicitEntry(indent, entryStart int) *ast.Field {
+	q := r.pos
+	r.pos++
+	key := r.blockValue(indent, blockCtx{kind: afterQuestion, inline: true, after: q + 1})
+	save := r.pos
+	r.skipToContent()
+	// The reference takes ": " on a line indented at least as much as the
+	// mapping as the explicit key's value indicator.
+	if spaces, tab := r.lineIndent(r.pos); r.pos < len(r.src) && spaces >= indent && r.isIndicator(r.pos, ':') && !isDocumentMarker(r.src, r.pos) {
+		if tab {
+			r.syntaxError(lineStartOf(r.src, r.pos), r.pos, "tabs cannot be used for indentation")
+		}
+		colon := r.pos
+		r.pos++
+		val := r.blockValue(indent, blockCtx{kind: afterColon, inline: true, after: colon + 1})
+		if s, ok := val.(*ast.Scalar); ok && isEmptyNode(s) {
+			// "? a\n:\n: b": the reference reads an empty value followed
+			// by ": " at the mapping's indentation as a nested mapping
+			// (with the empty value's properties), which then takes the
+			// rest of the mapping's entries.
+			save := r.pos
+			r.skipToContent()
+			if r.pos < len(r.src) && r.column(r.pos) == indent && r.isIndicator(r.pos, ':') && !isDocumentMarker(r.src, r.pos) {
+				p := r.undefine(s)
+				val = r.blockMapping(indent, p, noProps(), nil)
+			} else {
+				r.pos = save
+			}
+		}
+		return r.pair(key, val, entryStart)
+	}
+	if spaces, _ := r.lineIndent(r.pos); r.pos < len(r.src) && !isDocumentMarker(r.src, r.pos) &&
+		(spaces > indent || spaces == indent && r.isSeqEntry(r.pos)) {
+		// A node after an explicit key and no ": " before it: the
+		// reference reads it and drops it, without an error.
+		r.pos = save
+		r.blockValue(indent, blockCtx{kind: afterColon, inline: true, after: save})
+		return r.pair(key, r.emptyAt(max(key.End(), q+1), noProps()), entryStart)
+	}
+	if r.pos >= len(r.src) || r.column(r.pos) == indent && !r.isSeqEntry(r.pos) {
+		r.checkTabLine(r.lineEnd(max(save-1, 0)), indent, r.pos >= len(r.src))
+	}
+	r.pos = save
+	return r.pair(key, r.emptyAt(max(key.End(), q+1), noProps()), entryStart)
+}
+
+// checkTabLine reports, as the reference does, a tab on the line after the
+// line break at brk when that line holds only blanks and is indented no
+// more than indent: the reference takes it as the indentation of the
+// missing value of the entry that ends at brk (where the next entry follows
+// at the mapping's indentation, or the text ends: atEnd, where only a last
+// line without a line break counts).
+func (r *yamlReader) checkTabLine(brk, indent int, atEnd bool) {
+	n := lineBreakAt(r.src, brk)
+	if n == 0 {
+		return
+	}
+	ls := brk + n
+	le := ls
+	for le < len(r.src) && isBlank(r.src[le]) {
+		le++
+	}
+	if le < len(r.src) && (lineBreakAt(r.src, le) == 0 || atEnd) {
+		return // the line has content, or a line break ends it at the end
+	}
+	spaces := 0
+	for ls+spaces < le && r.src[ls+spaces] == ' ' {
+		spaces++
+	}
+	if ls+spaces < le && spaces <= max(indent, 0) {
+		r.syntaxError(ls+spaces, ls+spaces+1, "tabs cannot be used for indentation")
+	}
+}
+
+// isEmptyNode reports a scalar that stands for no content (emptyAt's).
+func isEmptyNode(s *ast.Scalar) bool {
+	return s.Kind == ast.Null && s.Style == ast.Plain && s.Text == "" // a plain scalar is never empty
+}
+
+// undefine takes back the properties of an empty node that gives them up to
+// the node that follows, and its anchor's definition.
+func (r *yamlReader) undefine(s *ast.Scalar) props {
+	p := noProps()
+	if s.Props == nil {
+		return p
+	}
+	p.start = s.Span.Start
+	p.tag, p.anchor = s.Props.Tag, s.Props.Anchor
+	if p.anchor != "" {
+		if n := len(r.anchored); n > 0 && r.anchored[n-1].Value == ast.Value(s) {
+			a := r.anchored[n-1]
+			p.anchorStart, p.anchorNameFrom = a.NameSpan.Start-1, a.NameSpan.Start
+			r.anchored = r.anchored[:n-1]
+		}
+	}
+	if p.tag != "" {
+		p.tagStart = strings.Index(r.src[s.Span.Start:], p.tag) + s.Span.Start
+	}
+	return p
+}
+
+// pair builds a mapping field from a key node and its value.
+func (r *yamlReader) pair(key, val ast.Value, start int) *ast.Field {
+	f := r.newField()
+	f.Value = val
+	r.setKey(f, key)
+	f.Span = r.rng(start, max(val.End(), key.End()))
+	return f
+}
+
+// checkKeyLength reports an implicit key whose ":" is more than 1024
+// characters (UTF-16 units, as the reference counts) after its start.
+func (r *yamlReader) checkKeyLength(start, colon int) {
+	if colon-start <= 1024 {
+		return
+	}
+	n := 0
+	for _, c := range r.src[start:colon] {
+		n++
+		if c >= 0x10000 {
+			n++
+		}
+	}
+	if n > 1024 {
+		r.syntaxError(start, colon, "an implicit key must be at most 1024 characters long")
+	}
+}
+
 // blockSequence reads a block sequence whose "-" indicators sit at column indent.
 func (r *yamlReader) blockSequence(indent int, p props) *ast.Sequence {
+	defer r.build(p.anchor)()
 	s := &ast.Sequence{Anchor: p.anchor}
 	start := r.pos
 	if p.start >= 0 {
@@ -677,6 +1193,7 @@ func (r *yamlReader) blockSequence(indent int, p props) *ast.Sequence {
 		end = max(end, it.End())
 	}
 	s.Span = r.rng(start, max(end, start))
+	r.checkCollectionTag(s, p)
 	r.define(p, s)
 	return s
 }
@@ -687,7 +1204,7 @@ func (r *yamlReader) readItems(indent int, s *ast.Sequence) {
 	for !r.stop {
 		dash := r.pos
 		r.pos++
-		item := r.blockValue(indent, blockCtx{inline: true, fromSeq: true, after: dash + 1})
+		item := r.blockValue(indent, blockCtx{kind: afterEntry, inline: true, after: dash + 1})
 		s.Items = append(s.Items, item)
 		if !r.nextEntry(indent, true) {
 			return
@@ -701,18 +1218,34 @@ func (r *yamlReader) readItems(indent int, s *ast.Sequence) {
 // pos is back after its last entry.
 func (r *yamlReader) nextEntry(indent int, seq bool) bool {
 	save := r.pos
-	_, tab := r.skipToContent()
+	newLine := r.skipToContent()
 	if r.pos >= len(r.src) || isDocumentMarker(r.src, r.pos) {
 		r.pos = save
 		return false
 	}
-	col := r.column(r.pos)
-	if col < indent || (col == indent && r.isSeqEntry(r.pos) != seq) {
+	if !newLine && r.column(save) > 0 {
+		// Only "key: [a]: b" leaves text on the entry's line: ": b" is
+		// an entry with an empty key.
+		if !seq && r.isIndicator(r.pos, ':') {
+			return true
+		}
 		r.pos = save
 		return false
 	}
-	if tab {
+	spaces, tab := r.lineIndent(r.pos)
+	col := r.column(r.pos)
+	if spaces < indent || (col == indent && r.isSeqEntry(r.pos) != seq) {
+		r.pos = save
+		return false
+	}
+	if tab && spaces <= indent {
 		r.syntaxError(lineStartOf(r.src, r.pos), r.pos, "tabs cannot be used for indentation")
+	}
+	if col > indent && !seq && r.isIndicator(r.propsEnd(r.pos), ':') {
+		// The reference reads ": " (after properties) indented more
+		// than the mapping after a complete entry as an entry with an
+		// empty key.
+		return true
 	}
 	if col > indent {
 		what := "a key"
@@ -723,7 +1256,7 @@ func (r *yamlReader) nextEntry(indent int, seq bool) bool {
 		r.skipBlock(indent)
 		save = r.pos
 		r.skipToContent()
-		if r.pos >= len(r.src) || r.column(r.pos) != indent || r.isSeqEntry(r.pos) != seq {
+		if r.pos >= len(r.src) || r.column(r.pos) != indent || r.isSeqEntry(r.pos) != seq || isDocumentMarker(r.src, r.pos) {
 			r.pos = save
 			return false
 		}
@@ -738,16 +1271,22 @@ func (r *yamlReader) flowOrPlainScalar(p props, ctx plainContext) ast.Value {
 	style := ast.Plain
 	switch r.at(start) {
 	case '"':
-		st, style = scanDoubleQuoted(r.src, start), ast.DoubleQuoted
+		st, style = scanDoubleQuoted(r.src, start, ctx.minIndent), ast.DoubleQuoted
 	case '\'':
-		st, style = scanSingleQuoted(r.src, start), ast.SingleQuoted
+		st, style = scanSingleQuoted(r.src, start, ctx.minIndent), ast.SingleQuoted
 	default:
 		if start >= len(r.src) {
 			return r.emptyAt(start, p)
 		}
 		if !canStartPlain(r.src, start, ctx.flow) {
 			end := start + 1
-			r.syntaxError(start, end, "unexpected character %q", string(r.src[start]))
+			if c := r.src[start]; c == ',' || c == '%' || c == '@' || c == '`' || c == '|' || c == '>' {
+				// The reference reads these as a plain scalar that
+				// cannot start so.
+				st = scanPlain(r.src, start, ctx)
+				end = max(st.end, end)
+			}
+			r.syntaxError(start, start+1, "%s", badStart(r.src[start], ctx.flow))
 			r.pos = end
 			return r.emptyAt(start, p)
 		}
@@ -757,258 +1296,59 @@ func (r *yamlReader) flowOrPlainScalar(p props, ctx plainContext) ast.Value {
 		r.syntaxError(st.errPos, st.errEnd, "%s", st.err)
 	}
 	r.pos = st.end
-	return r.scalar(p, start, st.end, ast.String, style, st.text, st.tm)
+	return r.scalar(p, start, st.end, style, st.text, st.tm)
 }
 
-// flowCollection reads a [ ] or { } collection at pos.
-func (r *yamlReader) flowCollection(p props) ast.Value {
-	r.depth++
-	defer func() { r.depth-- }()
-	open := r.pos
-	if r.depth > maxDepth {
-		r.errorAt("limit-exceeded", open, open+1, "nesting is deeper than %d levels; the file is not read further", maxDepth)
-		r.stop = true
-		r.pos = len(r.src)
-		return r.emptyAt(open, p)
-	}
-	isMap := r.src[open] == '{'
-	closer := byte(']')
-	if isMap {
-		closer = '}'
-	}
-	start := open
-	if p.start >= 0 {
-		start = p.start
-	}
-	var m *ast.Mapping
-	var s *ast.Sequence
-	if isMap {
-		m = &ast.Mapping{Flow: true, Anchor: p.anchor}
-	} else {
-		s = &ast.Sequence{Flow: true, Anchor: p.anchor}
-	}
-	var seen map[string]*ast.Field
-	r.pos++
-	end := -1
-	for !r.stop {
-		r.skipToContent()
-		if r.pos >= len(r.src) {
-			what := "sequence"
-			if isMap {
-				what = "mapping"
-			}
-			r.syntaxError(open, open+1, "flow %s is not closed: missing %q", what, string(closer))
-			end = r.pos
-			break
+// badStart explains why a node cannot start with c.
+func badStart(c byte, flow bool) string {
+	switch c {
+	case ',', '[', ']', '{', '}':
+		return fmt.Sprintf("unexpected %q", string(c))
+	case '|', '>':
+		if flow {
+			return fmt.Sprintf("a block scalar (%q) cannot be used inside a flow collection", string(c))
 		}
-		c := r.src[r.pos]
-		if c == closer {
-			r.pos++
-			end = r.pos
-			break
-		}
-		if c == ']' || c == '}' {
-			r.syntaxError(r.pos, r.pos+1, "unexpected %q: expected %q", string(c), string(closer))
-			r.pos++
-			continue
-		}
-		if c == ',' {
-			r.syntaxError(r.pos, r.pos+1, "unexpected \",\": an entry is missing")
-			r.pos++
-			continue
-		}
-		entryStart := r.pos
-		key := r.flowNode()
-		r.skipToContent()
-		var val ast.Value
-		colon := -1
-		if r.at(r.pos) == ':' {
-			colon = r.pos
-			r.pos++
-			r.skipToContent()
-			if r.at(r.pos) == ',' || r.at(r.pos) == closer {
-				val = r.emptyAt(colon+1, props{start: -1})
-			} else {
-				val = r.flowNode()
-			}
-		}
-		switch {
-		case isMap:
-			if val == nil {
-				val = r.emptyAt(key.End(), props{start: -1})
-			}
-			pair := r.flowPair(key, val, entryStart)
-			r.checkDuplicate(m.Fields, pair.Key, &seen)
-			m.Fields = append(m.Fields, pair)
-		case colon >= 0:
-			single := &ast.Mapping{Flow: true}
-			single.Fields = []*ast.Field{r.flowPair(key, val, entryStart)}
-			single.Span = single.Fields[0].Span
-			s.Items = append(s.Items, single)
-		default:
-			s.Items = append(s.Items, key)
-		}
-		r.skipToContent()
-		switch r.at(r.pos) {
-		case ',':
-			r.pos++
-		case closer:
-		default:
-			if r.pos >= len(r.src) {
-				continue
-			}
-			r.syntaxError(r.pos, r.pos+1, "expected \",\" or %q", string(closer))
-			// Skip to the next separator to recover.
-			for r.pos < len(r.src) && r.src[r.pos] != ',' && r.src[r.pos] != closer && lineBreakAt(r.src, r.pos) == 0 {
-				r.pos++
-			}
-		}
+	case '%':
+		return "a plain value cannot start with \"%\" (a directive indicator)"
+	case '@', '`':
+		return fmt.Sprintf("a plain value cannot start with the reserved character %q", string(c))
 	}
-	if end < 0 {
-		end = r.pos
+	if c >= utf8.RuneSelf {
+		return "unexpected character"
 	}
-	if isMap {
-		m.Span = r.rng(start, end)
-		r.define(p, m)
-		return m
+	return fmt.Sprintf("unexpected character %q", string(c))
+}
+
+// blockScalar reads a literal (|) or folded (>) scalar at pos.
+func (r *yamlReader) blockScalar(p props, parentIndent int) ast.Value {
+	start := r.pos
+	c := r.src[start]
+	st, h := scanBlockScalar(r.src, start, parentIndent)
+	if st.err != "" {
+		r.syntaxError(st.errPos, st.errEnd, "%s", st.err)
 	}
-	s.Span = r.rng(start, end)
-	r.define(p, s)
+	// A comment after the header ("run: | # note") is a real comment.
+	r.pos = h.end
+	bl := r.pos
+	r.skipBlanks()
+	if r.at(r.pos) == '#' {
+		if r.pos == bl {
+			r.syntaxError(r.pos, r.pos+1, "a comment needs a space before \"#\"")
+		}
+		r.skipComment()
+	}
+	style := ast.LiteralBlock
+	if c == '>' {
+		style = ast.FoldedBlock
+	}
+	s := r.scalar(p, start, st.end, style, st.text, st.tm)
+	r.pos = st.next
 	return s
 }
 
-// flowPair builds a pair of a flow mapping; non-scalar keys are reported.
-func (r *yamlReader) flowPair(key, val ast.Value, start int) *ast.Field {
-	k, ok := key.(*ast.Scalar)
-	if !ok {
-		// The structure is read as written: nothing is broken.
-		r.errorAt("yaml-syntax", key.Pos(), key.End(), "invalid YAML: only scalars can be mapping keys in workflow files")
-		k = &ast.Scalar{Kind: ast.String, Text: r.file.TextOf(ast.SpanOf(key))}
-		k.Span = ast.SpanOf(key)
-	}
-	k.Kind = ast.String
-	r.checkMergeKey(k)
-	pair := &ast.Field{Key: k, Value: val}
-	pair.Span = r.rng(start, max(val.End(), k.End()))
-	return pair
-}
-
-// flowNode reads one node inside a flow collection.
-func (r *yamlReader) flowNode() ast.Value {
-	p := props{start: -1}
-	for r.at(r.pos) == '&' || r.at(r.pos) == '!' {
-		r.readProperty(&p)
-		r.skipToContent()
-	}
-	switch c := r.at(r.pos); {
-	case c == '[' || c == '{':
-		return r.flowCollection(p)
-	case c == '*':
-		return r.alias(p)
-	case c == ',' || c == ']' || c == '}' || c == ':' && r.blankOrEnd(r.pos+1):
-		return r.emptyAt(r.pos, p)
-	}
-	return r.flowOrPlainScalar(p, plainContext{flow: true, indent: -1})
-}
-
-// resolvePlain sets the kind of a plain scalar under the YAML 1.2 core schema.
-func resolvePlain(s *ast.Scalar) {
-	t := s.Text
-	switch t {
-	case "", "~", "null", "Null", "NULL":
-		s.Kind = ast.Null
-		return
-	case "true", "True", "TRUE":
-		s.Kind, s.Bool = ast.Bool, true
-		return
-	case "false", "False", "FALSE":
-		s.Kind, s.Bool = ast.Bool, false
-		return
-	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF":
-		s.Kind, s.Num = ast.Float, posInf
-		return
-	case "-.inf", "-.Inf", "-.INF":
-		s.Kind, s.Num = ast.Float, -posInf
-		return
-	case ".nan", ".NaN", ".NAN":
-		s.Kind, s.Num = ast.Float, nan
-		return
-	}
-	if v, ok := coreInt(t); ok {
-		s.Kind, s.Num = ast.Int, v
-		return
-	}
-	if isCoreFloat(t) {
-		if v, err := strconv.ParseFloat(t, 64); err == nil || isRangeErr(err) {
-			s.Kind, s.Num = ast.Float, v
-			return
-		}
-	}
-	s.Kind = ast.String
-}
-
-// applyTag applies the standard tags that change a scalar's kind.
-func applyTag(s *ast.Scalar) {
-	switch s.Tag() {
-	case "":
-	case "!!str", "!":
-		s.Kind = ast.String
-	case "!!null":
-		s.Kind = ast.Null
-	case "!!bool":
-		if s.Kind != ast.Bool {
-			s.Kind = ast.String
-		}
-	case "!!int", "!!float":
-		if v, err := strconv.ParseFloat(s.Text, 64); err == nil {
-			s.Kind, s.Num = ast.Float, v
-			if s.Tag() == "!!int" {
-				s.Kind = ast.Int
-			}
-		}
-	}
-}
-
-// checkMergeKey reports a "<<" merge key: the reference reads YAML 1.2, where
-// "<<" is an ordinary key that it then ignores, so the merged fields are
-// silently missing.
-func (r *yamlReader) checkMergeKey(k *ast.Scalar) {
-	if k.Style == ast.Plain && k.Text == "<<" {
-		r.errorAt("yaml-merge-key", k.Span.Start, k.Span.End,
-			"YAML merge keys are not supported: \"<<\" is an ordinary key that the reference ignores, so the merged fields are missing; write the fields out")
-	}
-}
-
-// checkDuplicate reports key when an earlier pair has the same key. Small
-// mappings (steps have a handful of keys) are searched directly; a map index
-// is built only for large ones.
-func (r *yamlReader) checkDuplicate(pairs []*ast.Field, key *ast.Scalar, index *map[string]*ast.Field) {
-	var first *ast.Field
-	if len(pairs) < 16 {
-		for _, p := range pairs {
-			if p.Key.Text == key.Text {
-				first = p
-				break
-			}
-		}
-	} else {
-		if *index == nil {
-			*index = make(map[string]*ast.Field, 2*len(pairs))
-			for i := len(pairs) - 1; i >= 0; i-- {
-				(*index)[pairs[i].Key.Text] = pairs[i]
-			}
-		}
-		first = (*index)[key.Text]
-	}
-	if first == nil {
-		if *index != nil {
-			(*index)[key.Text] = &ast.Field{Key: key}
-		}
-		return
-	}
-	r.diags = append(r.diags, source.Diagnostic{
-		File: r.file.Name, Range: r.file.RangeOf(key.Span), Severity: source.Error, Code: "yaml-duplicate-key",
-		Message: fmt.Sprintf("duplicate key %q; the reference rejects the file (\"Map keys must be unique\")", key.Text),
-		Related: []source.Related{{File: r.file.Name, Range: r.file.RangeOf(first.Key.Span), Message: "first defined here"}},
-	})
+// flowCollection reads a [ ] or { } collection at pos. Its lines after the
+// first must be indented by at least minIndent spaces (the enclosing block's
+// indentation plus one).
+func (r *yamlReader) flowCollection(p props, minIndent int) ast.Value {
+	return r.flowCollectionAt(p, max(minIndent, 0), true)
 }

@@ -64,6 +64,9 @@ func Verbatim(src, n int) TextMap {
 	return TextMap{inline: true, base: int32(src), n: int32(n)}
 }
 
+// IsZero reports whether the map has no segment (the zero TextMap).
+func (m *TextMap) IsZero() bool { return len(m.Segs) == 0 && !m.inline }
+
 // Segments lists the segments (a one-piece text yields one).
 func (m *TextMap) Segments() []Seg {
 	if m.Segs == nil && m.inline {
