@@ -543,10 +543,6 @@ func lineStartOf(src string, i int) int {
 	return i
 }
 
-// indentOf is the number of spaces before position i on its line, if only
-// blanks precede it there; it is the column of i (0-based) either way.
-func indentOf(src string, i int) int { return i - lineStartOf(src, i) }
-
 // blockHeader is the parsed header of a | or > scalar.
 type blockHeader struct {
 	folded   bool

@@ -347,12 +347,6 @@ type blockCtx struct {
 	after  int  // offset after the indicator, for empty values
 }
 
-// compact reports whether a block collection may start on the indicator's
-// line.
-func (c blockCtx) compact() bool {
-	return c.kind == afterEntry || c.kind == afterQuestion || c.kind == afterColon
-}
-
 // emptyAt is a null scalar with an empty range.
 func (r *yamlReader) emptyAt(i int, p props) *ast.Scalar {
 	s := r.newScalar()
