@@ -42,6 +42,7 @@ VERDICTS = {
     "approval-after-action": ("TP", "the command (message) runs before the gate asks"),
     "structured-arg-in-template": ("TP", "a list arg renders as item1,item2,item3 in text"),
     "missing-execution": ("TP", "the reference rejects the step: prompt/system are not a command"),
+    "ref-in-prompt": ("TP", "the approval prompt reaches the approver with ${ticket_id} and $pick_driver.json.* as written (prompts are not templated; verified with the reference), while the file's own comment expects them substituted"),
     "yaml-syntax": ("TP", "the file is not valid YAML (a plain scalar with \": \"): the reference fails to load it (recorded verdict)"),
 }
 SHELLCHECK_NOTE = """With shellcheck installed (`--shellcheck=auto`, the default when it is on PATH), shellcheck 0.9.0

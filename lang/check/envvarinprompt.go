@@ -1,7 +1,6 @@
 package check
 
 import (
-	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -24,23 +23,7 @@ takes it as stdin (stdin: $show.stdout), which the approval request carries as i
 
 func runEnvVarInPrompt(p *Pass) {
 	for _, si := range p.Info.Steps {
-		s := si.Step
-		var texts []*ast.Field
-		if s.Approval != nil {
-			texts = append(texts, s.Approval)
-			if a := gateApproval(s); a != nil {
-				texts = append(texts, a.Prompt, a.Preview)
-			}
-		}
-		if s.Input != nil {
-			if in, ok := ast.Resolve(s.Input.Value).(*ast.Input); ok {
-				texts = append(texts, in.Prompt)
-			}
-		}
-		for _, f := range texts {
-			if f == nil {
-				continue
-			}
+		for _, f := range promptFields(si.Step) {
 			text, sc := scalarText(f.Value)
 			if sc == nil {
 				continue

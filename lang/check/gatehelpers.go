@@ -57,6 +57,31 @@ func gateExecField(s *ast.Step) *ast.Field {
 	return nil
 }
 
+// promptFields are the fields of a step's gates that are shown to a person
+// as written: the approval (its string form), its prompt and preview, and an
+// input's prompt. Absent fields are left out.
+func promptFields(s *ast.Step) []*ast.Field {
+	var fields []*ast.Field
+	add := func(f *ast.Field) {
+		if f != nil {
+			fields = append(fields, f)
+		}
+	}
+	if s.Approval != nil {
+		add(s.Approval)
+		if a := gateApproval(s); a != nil {
+			add(a.Prompt)
+			add(a.Preview)
+		}
+	}
+	if s.Input != nil {
+		if in, ok := ast.Resolve(s.Input.Value).(*ast.Input); ok {
+			add(in.Prompt)
+		}
+	}
+	return fields
+}
+
 // gateApproval is a step's approval mapping, or nil for the other forms.
 func gateApproval(s *ast.Step) *ast.Approval {
 	if s.Approval == nil {

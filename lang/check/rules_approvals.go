@@ -8,6 +8,7 @@ var approvalRules = []*Analyzer{
 	ApprovalFieldType,
 	ApprovalEmptyPrompt,
 	EnvVarInPrompt,
+	RefInPrompt,
 	NegatedApprovalBranch,
 	ApprovalBypassable,
 	ApprovalDataOverride,
