@@ -218,11 +218,16 @@ func pos(line, char int) protocol.Position {
 	return protocol.Position{Line: uint32(line), Character: uint32(char)}
 }
 
+// hangTimeout is how long a test waits for the server before it calls it
+// hung: long, since a race-instrumented server on a loaded machine is slow,
+// and only a hang should reach it.
+const hangTimeout = 2 * time.Minute
+
 // waitDiags waits for a publication of u that satisfies ok.
 func (c *client) waitDiags(u protocol.DocumentURI, ok func(protocol.PublishDiagnosticsParams) bool) protocol.PublishDiagnosticsParams {
 	c.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	timer := time.AfterFunc(10*time.Second, func() {
+	deadline := time.Now().Add(hangTimeout)
+	timer := time.AfterFunc(hangTimeout, func() {
 		c.mu.Lock()
 		c.cond.Broadcast()
 		c.mu.Unlock()

@@ -73,6 +73,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (shutdown 
 type Server struct {
 	opts Options
 	log  *log.Logger
+	logw *stoppableWriter // log's destination, closed when the server stops
 	conn jsonrpc2.Conn
 
 	mu          sync.Mutex
@@ -105,9 +106,11 @@ func NewServer(opts Options) *Server {
 	if w == nil {
 		w = io.Discard
 	}
+	logw := &stoppableWriter{w: w}
 	return &Server{
 		opts:      opts,
-		log:       log.New(w, "lobster-lsp: ", log.LstdFlags|log.Lmicroseconds),
+		log:       log.New(logw, "lobster-lsp: ", log.LstdFlags|log.Lmicroseconds),
+		logw:      logw,
 		docs:      map[protocol.DocumentURI]*snapshot{},
 		workers:   map[protocol.DocumentURI]*diagWorker{},
 		lastDiags: map[protocol.DocumentURI]checked{},
@@ -130,7 +133,33 @@ func (s *Server) stop() {
 		if tmp != "" {
 			os.RemoveAll(tmp)
 		}
+		s.logw.stop()
 	})
+}
+
+// A stoppableWriter passes writes on until it is stopped, then drops them.
+// The goroutine that reads the connection can outlive Serve (it is blocked
+// on an input nobody closes), and later lines must not reach a log that
+// Serve's caller has taken back.
+type stoppableWriter struct {
+	mu      sync.Mutex
+	w       io.Writer
+	stopped bool
+}
+
+func (w *stoppableWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return len(p), nil
+	}
+	return w.w.Write(p)
+}
+
+func (w *stoppableWriter) stop() {
+	w.mu.Lock()
+	w.stopped = true
+	w.mu.Unlock()
 }
 
 func (s *Server) shutdownReceived() bool {

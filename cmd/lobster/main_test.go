@@ -48,6 +48,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"exitwithin": cmdExitwithin,
 	"mkfifo":     cmdMkfifo,
 	"sparse":     cmdSparse,
+	"waitfile":   cmdWaitfile,
 }
 
 // cmdExitcode implements "exitcode N program [args...]": it runs the program
@@ -125,4 +126,22 @@ func cmdSparse(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Check(f.Truncate(size))
 	ts.Check(f.Close())
+}
+
+// cmdWaitfile implements "waitfile NAME": it waits until NAME exists in the
+// work directory, so that a script acts on a background program once that
+// program has reached a point (not after a guessed sleep). It fails after
+// a minute: only a hang takes that long.
+func cmdWaitfile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile NAME")
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(ts.MkAbs(args[0])); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("waitfile: %s did not appear within a minute", args[0])
+		}
+	}
 }
