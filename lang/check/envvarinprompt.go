@@ -22,15 +22,9 @@ takes it as stdin (stdin: $show.stdout), which the approval request carries as i
 }
 
 func runEnvVarInPrompt(p *Pass) {
-	for _, si := range p.Info.Steps {
-		for _, f := range promptFields(si.Step) {
-			text, sc := scalarText(f.Value)
-			if sc == nil {
-				continue
-			}
-			for _, m := range evPromptVar().FindAllStringIndex(text, -1) {
-				p.Reportf(sc.Map.Span(m[0], m[1]), "%q is shown to the person as written: prompts are not expanded by a shell (nor templated), so they see the variable's name, not its value; to show the value, print it in a step before and pass that step's output as stdin", text[m[0]:m[1]])
-			}
+	for _, sc := range promptTexts(p.Info) {
+		for _, m := range evPromptVar().FindAllStringIndex(sc.Text, -1) {
+			p.Reportf(sc.Map.Span(m[0], m[1]), "%q is shown to the person as written: prompts are not expanded by a shell (nor templated), so they see the variable's name, not its value; to show the value, print it in a step before and pass that step's output as stdin", sc.Text[m[0]:m[1]])
 		}
 	}
 }

@@ -57,29 +57,35 @@ func gateExecField(s *ast.Step) *ast.Field {
 	return nil
 }
 
-// promptFields are the fields of a step's gates that are shown to a person
-// as written: the approval (its string form), its prompt and preview, and an
-// input's prompt. Absent fields are left out.
-func promptFields(s *ast.Step) []*ast.Field {
-	var fields []*ast.Field
-	add := func(f *ast.Field) {
-		if f != nil {
-			fields = append(fields, f)
+// promptTexts yields the string fields of every step's gates that are
+// shown to a person as written, with their step: the approval (its string
+// form), its prompt and preview, and an input's prompt.
+func promptTexts(info *Info) iter.Seq2[*StepInfo, *ast.Scalar] {
+	return func(yield func(*StepInfo, *ast.Scalar) bool) {
+		for _, si := range info.Steps {
+			s := si.Step
+			var fields []*ast.Field
+			if s.Approval != nil {
+				fields = append(fields, s.Approval)
+				if a := gateApproval(s); a != nil {
+					fields = append(fields, a.Prompt, a.Preview)
+				}
+			}
+			if s.Input != nil {
+				if in, ok := ast.Resolve(s.Input.Value).(*ast.Input); ok {
+					fields = append(fields, in.Prompt)
+				}
+			}
+			for _, f := range fields {
+				if f == nil {
+					continue
+				}
+				if _, sc := scalarText(f.Value); sc != nil && !yield(si, sc) {
+					return
+				}
+			}
 		}
 	}
-	if s.Approval != nil {
-		add(s.Approval)
-		if a := gateApproval(s); a != nil {
-			add(a.Prompt)
-			add(a.Preview)
-		}
-	}
-	if s.Input != nil {
-		if in, ok := ast.Resolve(s.Input.Value).(*ast.Input); ok {
-			add(in.Prompt)
-		}
-	}
-	return fields
 }
 
 // gateApproval is a step's approval mapping, or nil for the other forms.

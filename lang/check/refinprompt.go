@@ -32,27 +32,22 @@ values in a step before and pass its output as stdin: the request carries it as 
 }
 
 func runRefInPrompt(p *Pass) {
-	for _, si := range p.Info.Steps {
-		for _, f := range promptFields(si.Step) {
-			text, sc := scalarText(f.Value)
-			if sc == nil {
-				continue
-			}
-			for r := range parser.ScanText(text) {
-				span := sc.Map.Span(r.Start, r.End)
-				switch r.Kind {
-				case parser.ArgText:
-					if p.Info.ArgBy[r.Name] == nil {
-						continue
-					}
-					p.Reportf(span, "%q is shown to the person as written: prompts are not templated, so the arg's value is not put in; to show it, have a step before print the question (as JSON {\"prompt\": …} for an approval) and pass it as this gate's stdin", text[r.Start:r.End])
-				case parser.StepText, parser.BracedText:
-					seg, _, _ := strings.Cut(r.Path, ".")
-					if p.Info.Resolve(si, r.Name).Visibility == Unknown && !IsResultField(seg) {
-						continue
-					}
-					p.Reportf(span, "%q is shown to the person as written: prompts are not templated, so the step's output is not put in; to show it, pass it as this gate's stdin (for an approval, JSON with a \"prompt\" replaces this one)", text[r.Start:r.End])
+	for si, sc := range promptTexts(p.Info) {
+		text := sc.Text
+		for r := range parser.ScanText(text) {
+			span := sc.Map.Span(r.Start, r.End)
+			switch r.Kind {
+			case parser.ArgText:
+				if p.Info.ArgBy[r.Name] == nil {
+					continue
 				}
+				p.Reportf(span, "%q is shown to the person as written: prompts are not templated, so the arg's value is not put in; to show it, have a step before print the question (as JSON {\"prompt\": …} for an approval) and pass it as this gate's stdin", text[r.Start:r.End])
+			case parser.StepText, parser.BracedText:
+				seg, _, _ := strings.Cut(r.Path, ".")
+				if p.Info.Resolve(si, r.Name).Visibility == Unknown && !IsResultField(seg) {
+					continue
+				}
+				p.Reportf(span, "%q is shown to the person as written: prompts are not templated, so the step's output is not put in; to show it, pass it as this gate's stdin (for an approval, JSON with a \"prompt\" replaces this one)", text[r.Start:r.End])
 			}
 		}
 	}
