@@ -46,8 +46,8 @@ func TestApprovalRoundTrip(t *testing.T) {
 
 func TestLookupApprovalRefusals(t *testing.T) {
 	s := newStore(t)
-	os.WriteFile(filepath.Join(s.Dir, "approval_deadbeef.json"), []byte("{corrupt"), 0o600)
-	os.WriteFile(filepath.Join(s.Dir, "approval_0badf00d.json"), []byte(`{"stateKey":""}`), 0o600)
+	writeFile(t, filepath.Join(s.Dir, "approval_deadbeef.json"), []byte("{corrupt"))
+	writeFile(t, filepath.Join(s.Dir, "approval_0badf00d.json"), []byte(`{"stateKey":""}`))
 	// Indexes that name no resume state: another index, a lock, an
 	// arbitrary file, an over-long key.
 	for id, key := range map[string]string{
@@ -56,10 +56,10 @@ func TestLookupApprovalRefusals(t *testing.T) {
 		"0000000c": "config",
 		"0000000d": WorkflowPrefix + strings.Repeat("a", 5000),
 	} {
-		os.WriteFile(filepath.Join(s.Dir, "approval_"+id+".json"), []byte(`{"stateKey":"`+key+`"}`), 0o600)
+		writeFile(t, filepath.Join(s.Dir, "approval_"+id+".json"), []byte(`{"stateKey":"`+key+`"}`))
 	}
 	// A valid index under an id that is too long once cleaned.
-	os.WriteFile(filepath.Join(s.Dir, "approval_0123456789.json"), []byte(`{"stateKey":"`+testKey(WorkflowPrefix)+`"}`), 0o600)
+	writeFile(t, filepath.Join(s.Dir, "approval_0123456789.json"), []byte(`{"stateKey":"`+testKey(WorkflowPrefix)+`"}`))
 	for _, id := range []string{"deadbeef", "0badf00d", "12345678", "", "../../etc", "XYZ",
 		"0000000a", "0000000b", "0000000c", "0000000d", "0123456789", strings.Repeat("ab", 5000)} {
 		if key, err := s.LookupApproval(id); err == nil || err.Error() != fmt.Sprintf("Approval ID %q not found or expired", id) {
@@ -99,8 +99,14 @@ func TestCreateApprovalCollisions(t *testing.T) {
 func TestRemoveApprovalFor(t *testing.T) {
 	s := newStore(t)
 	k1, k2 := testKey(WorkflowPrefix), testKey(WorkflowPrefix)
-	a, _ := s.CreateApproval(k1, time.Now())
-	b, _ := s.CreateApproval(k2, time.Now())
+	a, err := s.CreateApproval(k1, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.CreateApproval(k2, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := s.RemoveApprovalFor(k1); err != nil {
 		t.Fatal(err)
 	}

@@ -33,11 +33,24 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	if err != nil {
 		return err
 	}
+	crashPoint("synced")
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		return err
 	}
+	crashPoint("renamed")
 	return syncDir(filepath.Dir(path))
+}
+
+// testCrashPoint, set only by tests, is called at each point of a write at
+// which a crash leaves something else on disk; the crash test kills its
+// writer there.
+var testCrashPoint func(point string)
+
+func crashPoint(point string) {
+	if testCrashPoint != nil {
+		testCrashPoint(point)
+	}
 }
 
 // CreateExclusive creates path holding data, failing with an error matching
@@ -74,7 +87,9 @@ func writeTemp(path string, data []byte, mode fs.FileMode) (tmp string, err erro
 			os.Remove(tmp)
 		}
 	}()
+	crashPoint("created")
 	_, err = f.Write(data)
+	crashPoint("written")
 	if err == nil {
 		err = f.Chmod(mode) // the umask may have narrowed it
 	}

@@ -48,9 +48,15 @@ func TestClaimOnceThenSpent(t *testing.T) {
 func TestClaimRestoreLeavesTokenUsable(t *testing.T) {
 	s, key := pausedRun(t)
 	ctx := context.Background()
-	loaded, _ := s.LoadResume(ctx, key)
+	loaded, err := s.LoadResume(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
 	path, _ := s.Path(key)
-	before, _ := os.ReadFile(path)
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	claim, err := s.ClaimResume(ctx, key, loaded)
 	if err != nil {
 		t.Fatal(err)
@@ -85,8 +91,13 @@ func TestClaimRestoreLeavesTokenUsable(t *testing.T) {
 func TestClaimRefusesChangedState(t *testing.T) {
 	s, key := pausedRun(t)
 	ctx := context.Background()
-	loaded, _ := s.LoadResume(ctx, key)
-	s.Write(ctx, key, map[string]any{"resumeAtIndex": 3.0})
+	loaded, err := s.LoadResume(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(ctx, key, map[string]any{"resumeAtIndex": 3.0}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.ClaimResume(ctx, key, loaded); !errors.Is(err, ErrResumeNotFound) {
 		t.Errorf("claiming a state that changed since loading = %v", err)
 	}
@@ -96,7 +107,9 @@ func TestLoadResumeRefusals(t *testing.T) {
 	s := newStore(t)
 	ctx := context.Background()
 	array, corrupt := testKey(WorkflowPrefix), testKey(PipelinePrefix)
-	s.Write(ctx, array, []int{1})
+	if err := s.Write(ctx, array, []int{1}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.LoadResume(ctx, testKey(WorkflowPrefix)); !errors.Is(err, ErrResumeNotFound) {
 		t.Errorf("missing: %v", err)
 	}
@@ -104,7 +117,7 @@ func TestLoadResumeRefusals(t *testing.T) {
 		t.Errorf("not an object: %v", err)
 	}
 	path, _ := s.Path(corrupt)
-	os.WriteFile(path, []byte("{"), 0o600)
+	writeFile(t, path, []byte("{"))
 	if _, err := s.LoadResume(ctx, corrupt); err == nil || errors.Is(err, ErrResumeNotFound) {
 		t.Errorf("corrupt state = %v, want the JSON error surfaced", err)
 	}
@@ -124,7 +137,7 @@ func TestResumeKeysByKind(t *testing.T) {
 	object := []byte(`{"filePath":"/w.lobster","resumeAtIndex":1,"steps":[],"args":{}}` + "\n")
 	for _, other := range []string{"config", "approval_0a1b2c3d"} {
 		path, _ := s.Path(other)
-		os.WriteFile(path, object, 0o600)
+		writeFile(t, path, object)
 	}
 	for _, other := range []string{
 		"approval_" + id, // the index of the paused run

@@ -5,7 +5,6 @@ package state
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -21,7 +20,7 @@ func TestFIFOsNeverBlock(t *testing.T) {
 	path, _ := s.Path(key)
 	lockedKey := testKey(PipelinePrefix)
 	lockedPath, _ := s.Path(lockedKey)
-	os.Mkdir(lockedPath+".lock", 0o700)
+	mkdir(t, lockedPath+".lock")
 	for _, fifo := range []string{path, filepath.Join(s.Dir, "approval_0a1b2c3d.json"), filepath.Join(lockedPath+".lock", "owner")} {
 		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 			t.Skip("no FIFOs here:", err)

@@ -120,7 +120,7 @@ func TestPruneRemovesLeftoversOnly(t *testing.T) {
 	fakeLock(t, filepath.Join(s.Dir, spentDead+".json"), fmt.Sprintf("%d::abc\n", deadPID(t)), 0)
 	liveLock := fakeLock(t, filepath.Join(s.Dir, "config.json"), fmt.Sprintf("%d:%s:abc\n", os.Getpid(), processStart(os.Getpid())), 0)
 	oldRelease := filepath.Join(s.Dir, "config.json.lock.release-1-0123456789ab")
-	os.Mkdir(oldRelease, 0o700)
+	mkdir(t, oldRelease)
 	then := now.Add(-time.Hour)
 	os.Chtimes(oldRelease, then, then)
 
@@ -256,12 +256,18 @@ func TestPruneNeverRacesAClaim(t *testing.T) {
 func TestClaimNamesItsOwner(t *testing.T) {
 	s, key := pausedRun(t)
 	ctx := context.Background()
-	loaded, _ := s.LoadResume(ctx, key)
+	loaded, err := s.LoadResume(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.ClaimResume(ctx, key, loaded); err != nil {
 		t.Fatal(err)
 	}
 	path, _ := s.Path(key)
-	data, _ := os.ReadFile(path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if want := fmt.Sprintf(`"owner": "%d:%s"`, os.Getpid(), processStart(os.Getpid())); !strings.Contains(string(data), want) {
 		t.Errorf("tombstone %s, want it to name %s", data, want)
 	}

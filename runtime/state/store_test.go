@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -18,12 +19,29 @@ import (
 func TestMain(m *testing.M) {
 	// The crash test runs this binary as a writer and kills it mid-write.
 	if path := os.Getenv("STATE_TEST_WRITER"); path != "" {
-		writeForever(path)
+		writeUntil(path, os.Getenv("STATE_TEST_CRASH_AT"))
 	}
 	if arg := os.Getenv("STATE_TEST_CLAIM"); arg != "" {
 		claimOnce(arg)
 	}
 	os.Exit(m.Run())
+}
+
+// writeFile writes a fixture file (mode 0600); a failure stops the test.
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mkdir makes a fixture directory and its parents (mode 0700); a failure
+// stops the test.
+func mkdir(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func newStore(t *testing.T) *Store {
@@ -74,7 +92,7 @@ func TestOpenCreatesPrivateDirectory(t *testing.T) {
 		t.Errorf("opening an existing directory again: %v", err)
 	}
 	file := filepath.Join(s.Dir, "file")
-	os.WriteFile(file, nil, 0o600)
+	writeFile(t, file, nil)
 	if _, err := Open(file); !errors.Is(err, syscall.ENOTDIR) {
 		t.Errorf("Open(a file) = %v, want ENOTDIR", err)
 	}
@@ -127,7 +145,7 @@ func TestWriteReadDelete(t *testing.T) {
 
 func TestReadCorruptStateIsAnError(t *testing.T) {
 	s := newStore(t)
-	os.WriteFile(filepath.Join(s.Dir, "k.json"), []byte("{\"half"), 0o600)
+	writeFile(t, filepath.Join(s.Dir, "k.json"), []byte("{\"half"))
 	var v any
 	found, err := s.Read(context.Background(), "k", &v)
 	if !found || err == nil {
@@ -158,7 +176,7 @@ func TestWriteFileAtomicModes(t *testing.T) {
 		t.Fatal(err)
 	}
 	kept := filepath.Join(dir, "kept.json")
-	os.WriteFile(kept, []byte("0\n"), 0o600)
+	writeFile(t, kept, []byte("0\n"))
 	os.Chmod(kept, 0o640)
 	if err := WriteFileAtomic(kept, []byte("1\n")); err != nil {
 		t.Fatal(err)
@@ -177,7 +195,7 @@ func TestWriteFileAtomicModes(t *testing.T) {
 func TestWriteFileAtomicOverDirectory(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "target")
-	os.Mkdir(target, 0o700)
+	mkdir(t, target)
 	if err := WriteFileAtomic(target, []byte("x")); err == nil {
 		t.Error("writing over a directory succeeded")
 	}
@@ -192,7 +210,7 @@ func TestWriteFileAtomicRenameFailureKeepsOld(t *testing.T) {
 	// temporary file is written.
 	dir := t.TempDir()
 	target := filepath.Join(dir, "t")
-	os.MkdirAll(filepath.Join(target, "child"), 0o700)
+	mkdir(t, filepath.Join(target, "child"))
 	err := WriteFileAtomic(target, []byte("new"))
 	if err == nil {
 		t.Fatal("rename over a non-empty directory succeeded")
@@ -305,7 +323,7 @@ func fakeLock(t *testing.T, path, owner string, age time.Duration) string {
 	}
 	then := time.Now().Add(-age)
 	if owner != "" {
-		os.WriteFile(filepath.Join(dir, "owner"), []byte(owner), 0o600)
+		writeFile(t, filepath.Join(dir, "owner"), []byte(owner))
 		os.Chtimes(filepath.Join(dir, "owner"), then, then)
 	}
 	os.Chtimes(dir, then, then)
@@ -389,7 +407,7 @@ func TestUnlockLeavesAReclaimedLock(t *testing.T) {
 	}
 	// Another process took the lock over, taking us for dead.
 	other := "1:2:theirs\n"
-	os.WriteFile(filepath.Join(lock.dir, "owner"), []byte(other), 0o600)
+	writeFile(t, filepath.Join(lock.dir, "owner"), []byte(other))
 	lock.Unlock()
 	if text, err := os.ReadFile(filepath.Join(lock.dir, "owner")); err != nil || string(text) != other {
 		t.Errorf("Unlock removed a lock that is no longer ours: %q, %v", text, err)
@@ -400,7 +418,7 @@ func TestReclaimSkipsReplacedLock(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "k.json")
 	dir := fakeLock(t, path, "garbage", time.Minute)
 	// Another reclaimer is at work: this one must leave the lock alone.
-	os.Mkdir(filepath.Join(dir, ".reclaiming"), 0o700)
+	mkdir(t, filepath.Join(dir, ".reclaiming"))
 	if reclaim(dir) {
 		t.Error("reclaimed a lock another reclaimer holds")
 	}
@@ -409,43 +427,60 @@ func TestReclaimSkipsReplacedLock(t *testing.T) {
 	}
 }
 
-// writeForever is the crash test's writer: it replaces path with complete
-// values as fast as it can until it is killed.
-func writeForever(path string) {
-	for i := 0; ; i++ {
-		value := strings.Repeat(fmt.Sprint(i%10), 200_000)
-		data, _ := Encode(map[string]string{"v": value})
-		if err := WriteFileAtomic(path, data); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+// writeUntil is the crash test's writer: it replaces path with a new value
+// and, at the crash point named, says so on standard output and waits to
+// be killed. A write that never reaches the point ends the process.
+func writeUntil(path, point string) {
+	testCrashPoint = func(p string) {
+		if p == point {
+			fmt.Println(p)
+			select {}
 		}
 	}
+	data, _ := Encode(map[string]string{"v": strings.Repeat("b", 200_000)})
+	if err := WriteFileAtomic(path, data); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
 }
 
+// TestCrashMidWriteKeepsAReadableState kills a writer at each point of a
+// write: the state read afterwards is the old value up to the rename and
+// the new one after, never a mix or nothing.
 func TestCrashMidWriteKeepsAReadableState(t *testing.T) {
 	s := newStore(t)
 	path, _ := s.Path("resume")
-	first := map[string]string{"v": strings.Repeat("a", 200_000)}
-	if err := s.Write(context.Background(), "resume", first); err != nil {
-		t.Fatal(err)
-	}
-	for round := range 5 {
+	for _, tt := range []struct{ point, want string }{
+		{"created", "a"}, {"written", "a"}, {"synced", "a"}, {"renamed", "b"},
+	} {
+		first := map[string]string{"v": strings.Repeat("a", 200_000)}
+		if err := s.Write(context.Background(), "resume", first); err != nil {
+			t.Fatal(err)
+		}
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "STATE_TEST_WRITER="+path)
+		cmd.Env = append(os.Environ(), "STATE_TEST_WRITER="+path, "STATE_TEST_CRASH_AT="+tt.point)
 		cmd.Stderr = os.Stderr
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(30+round*17) * time.Millisecond)
+		line, _ := bufio.NewReader(out).ReadString('\n')
 		cmd.Process.Kill()
 		cmd.Wait()
+		if line != tt.point+"\n" {
+			t.Fatalf("the writer did not stop at %q (it said %q)", tt.point, line)
+		}
 		var got map[string]string
 		found, err := s.Read(context.Background(), "resume", &got)
 		if err != nil || !found {
-			t.Fatalf("round %d: state after a crash: found %v, %v", round, found, err)
+			t.Fatalf("killed at %q: state after a crash: found %v, %v", tt.point, found, err)
 		}
-		if v := got["v"]; len(v) != 200_000 || strings.Count(v, v[:1]) != len(v) {
-			t.Fatalf("round %d: a torn value of %d bytes", round, len(v))
+		if v := got["v"]; v != strings.Repeat(tt.want, 200_000) {
+			t.Errorf("killed at %q: a value of %d bytes starting %.10q, want %q repeated", tt.point, len(v), v, tt.want)
 		}
 	}
 }
