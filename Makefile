@@ -10,6 +10,7 @@ all: test
 
 # The race detector needs cgo and a C compiler (gcc or clang).
 test:
+	@scripts/corpus-skips.sh
 	$(GO) test -race ./...
 	$(GO) test ./lang/parser -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lang/parser -run '^$$' -fuzz '^FuzzYAMLReader$$' -fuzztime $(FUZZTIME)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lobsterdev/lobster/internal/corpustest"
 	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
@@ -296,16 +297,11 @@ func brokenOptions() check.Options {
 // prints the report of every variant; LOBSTER_BROKEN_SHELLCHECK=shellcheck
 // runs shellcheck too, which takes minutes).
 func TestBrokenVariantsCorpus(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*"))
 	var inputs []string
-	for _, f := range files {
+	for _, f := range corpustest.Files(t, "the broken-variant measurement on real files") {
 		if parser.IsWorkflowName(f) {
 			inputs = append(inputs, f)
 		}
-	}
-	if len(inputs) == 0 {
-		fmt.Fprintf(os.Stderr, "\n*** NO CORPUS at %s: the broken-variant measurement on real files did NOT run ***\n\n", corpusDir)
-		t.Skip("NO CORPUS at " + corpusDir + ": the broken-variant measurement did not run")
 	}
 	report, cascades := runBrokenVariants(t, inputs, 3, brokenOptions())
 	logReport(t, report)

@@ -6,17 +6,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/lobsterdev/lobster/internal/corpustest"
 	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/parser/astcheck"
 	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/rogpeppe/go-internal/diff"
 )
-
-const corpusDir = "../shared/corpus"
 
 type refVerdict struct {
 	File  string `json:"file"`
@@ -51,17 +51,11 @@ func readVerdicts(t *testing.T, path string) map[string]refVerdict {
 // load verdict agrees with the reference's: files it loads get no
 // load-time error, files it rejects get one.
 func TestCorpus(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*"))
-	if len(files) == 0 {
-		t.Skip("no corpus at " + corpusDir)
-	}
+	files := corpustest.Files(t, "the parse of every corpus file against testdata/corpus")
 	verdicts := readVerdicts(t, "testdata/reference/corpus-load.jsonl")
 	n := 0
 	for _, path := range files {
 		name := filepath.Base(path)
-		if name == "SOURCES.md" {
-			continue
-		}
 		n++
 		t.Run(name, func(t *testing.T) {
 			src, err := os.ReadFile(path)
@@ -91,6 +85,55 @@ func TestCorpus(t *testing.T) {
 	}
 	if n != len(verdicts) {
 		t.Errorf("%d corpus files but %d reference verdicts", n, len(verdicts))
+	}
+	goldens, _ := filepath.Glob("testdata/corpus/*.diagnostics")
+	for _, g := range goldens {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(files[0]), strings.TrimSuffix(filepath.Base(g), ".diagnostics"))); err != nil {
+			t.Errorf("%s is the golden of no corpus file: %v", g, err)
+		}
+	}
+}
+
+// TestCorpusGoldensAgreeWithVerdicts reads the goldens of the corpus
+// (testdata/corpus), which hold without the corpus itself: there is one per
+// reference verdict, and a golden has a load-time error exactly when the
+// reference rejects its file.
+func TestCorpusGoldensAgreeWithVerdicts(t *testing.T) {
+	verdicts := readVerdicts(t, "testdata/reference/corpus-load.jsonl")
+	goldens, _ := filepath.Glob("testdata/corpus/*.diagnostics")
+	if len(goldens) != len(verdicts) {
+		t.Errorf("%d goldens in testdata/corpus but %d reference verdicts", len(goldens), len(verdicts))
+	}
+	// A finding's line: "RANGE: SEVERITY: MESSAGE [CODE]" (dumpDiags).
+	line := regexp.MustCompile(`^\S+: (\w+): .* \[([\w/-]+)\]$`)
+	for _, g := range goldens {
+		name := strings.TrimSuffix(filepath.Base(g), ".diagnostics")
+		v, ok := verdicts[name]
+		if !ok {
+			t.Errorf("%s: no reference verdict for %s", g, name)
+			continue
+		}
+		data, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var diags []source.Diagnostic
+		for _, l := range strings.Split(string(data), "\n") {
+			if m := line.FindStringSubmatch(l); m != nil {
+				sev, ok := source.ParseSeverity(m[1])
+				if !ok {
+					t.Errorf("%s: unknown severity in %q", g, l)
+				}
+				diags = append(diags, source.Diagnostic{Severity: sev, Code: m[2], Message: l})
+			}
+		}
+		loadErr := firstLoadError(diags)
+		if v.OK && loadErr != nil {
+			t.Errorf("%s: the reference loads %s, but the golden has a load-time error: %s", g, name, loadErr.Message)
+		}
+		if !v.OK && loadErr == nil {
+			t.Errorf("%s: the reference rejects %s (%s), but the golden has no load-time error", g, name, v.Error)
+		}
 	}
 }
 
@@ -157,10 +200,7 @@ func TestCorpusReviewCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*"))
-	if len(files) == 0 {
-		t.Skip("no corpus at " + corpusDir)
-	}
+	files := corpustest.Files(t, "testdata/corpus-review.md against the findings on the corpus")
 	want := map[string]bool{}
 	for _, line := range strings.Split(string(review), "\n") {
 		cells := strings.Split(line, "|")
@@ -174,9 +214,6 @@ func TestCorpusReviewCurrent(t *testing.T) {
 	got := map[string]bool{}
 	for _, path := range files {
 		name := filepath.Base(path)
-		if name == "SOURCES.md" {
-			continue
-		}
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

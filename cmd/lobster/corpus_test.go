@@ -11,6 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/diff"
 
+	"github.com/lobsterdev/lobster/internal/corpustest"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -19,13 +20,7 @@ import (
 // with ranges inside the file and consistent positions, and the exit code 0
 // or 1 (never a crash).
 func TestCorpusJSON(t *testing.T) {
-	files, _ := filepath.Glob("../../../shared/corpus/*")
-	n := 0
-	for _, path := range files {
-		if strings.HasSuffix(path, ".md") {
-			continue
-		}
-		n++
+	for _, path := range corpustest.Files(t, "lobster check --format json on every corpus file") {
 		var stdout, stderr bytes.Buffer
 		code := run([]string{"check", "--format", "json", path}, strings.NewReader(""), &stdout, &stderr)
 		if code != 0 && code != 1 {
@@ -47,9 +42,6 @@ func TestCorpusJSON(t *testing.T) {
 				t.Errorf("%s: bad range %+v in %s", path, r, d)
 			}
 		}
-	}
-	if n == 0 {
-		t.Skip("no corpus at ../../../shared/corpus")
 	}
 }
 
@@ -78,7 +70,6 @@ type corpusOutcome struct {
 // (its text, or its failure); every file it rejects gets no graph, plan
 // or dry-run (exit 2).
 func TestCorpusPreviews(t *testing.T) {
-	const corpus = "../../../shared/corpus"
 	data, err := os.ReadFile("../../testdata/reference/corpus-previews.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -91,18 +82,14 @@ func TestCorpusPreviews(t *testing.T) {
 		}
 		records = append(records, r)
 	}
-	if _, err := os.Stat(corpus); err != nil {
-		msg := fmt.Sprintf("NOT RUN: no corpus at %s (%v): the previews of %d recorded corpus files (graph identity with the reference, plan and dry-run exit codes) were not checked", corpus, err, len(records))
-		fmt.Fprintln(os.Stderr, "lobster: TestCorpusPreviews: "+msg)
-		t.Skip(msg)
-	}
-	names, _ := filepath.Glob(filepath.Join(corpus, "*"))
+	names := corpustest.Files(t, fmt.Sprintf("the previews of %d recorded corpus files (graph identity with the reference, plan and dry-run exit codes)", len(records)))
+	corpus := filepath.Dir(names[0])
 	recorded := map[string]bool{}
 	for _, r := range records {
 		recorded[r.File] = true
 	}
 	for _, n := range names {
-		if b := filepath.Base(n); b != "SOURCES.md" && !recorded[b] {
+		if b := filepath.Base(n); !recorded[b] {
 			t.Errorf("corpus file %s has no recorded previews: run scripts/record-corpus-previews.py", b)
 		}
 	}

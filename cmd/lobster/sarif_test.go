@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/lobsterdev/lobster/internal/corpustest"
 	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -218,16 +219,7 @@ func TestSARIFOutput(t *testing.T) {
 
 // TestSARIFCorpus validates the SARIF output for every real-world file.
 func TestSARIFCorpus(t *testing.T) {
-	files, _ := filepath.Glob("../../../shared/corpus/*")
-	var paths []string
-	for _, p := range files {
-		if !strings.HasSuffix(p, ".md") {
-			paths = append(paths, p)
-		}
-	}
-	if len(paths) == 0 {
-		t.Skip("no corpus at ../../../shared/corpus")
-	}
+	paths := corpustest.Files(t, "the SARIF output of every corpus file against the SARIF schema")
 	rs := sarifSchema(t)
 	var stdout, stderr bytes.Buffer
 	code := run(append([]string{"check", "--format", "sarif"}, paths...), strings.NewReader(""), &stdout, &stderr)

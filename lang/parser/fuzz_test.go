@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lobsterdev/lobster/internal/corpustest"
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/parser/astcheck"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -30,9 +31,8 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	}
-	corpus, _ := filepath.Glob("../../../shared/corpus/*")
-	for _, c := range corpus {
-		if data, err := os.ReadFile(c); err == nil && !strings.HasSuffix(c, ".md") {
+	for _, c := range corpustest.Optional(f) {
+		if data, err := os.ReadFile(c); err == nil {
 			f.Add(filepath.Base(c), data)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lobsterdev/lobster/internal/corpustest"
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -73,6 +74,9 @@ func inputFileName(name string) string {
 func parseInputs(t *testing.T) map[string][]byte {
 	inputs := map[string][]byte{}
 	goldens, _ := filepath.Glob("../../testdata/golden/*.txtar")
+	if len(goldens) == 0 {
+		t.Fatal("no golden files in ../../testdata/golden")
+	}
 	for _, g := range goldens {
 		ar, err := txtar.ParseFile(g)
 		if err != nil {
@@ -84,9 +88,8 @@ func parseInputs(t *testing.T) map[string][]byte {
 			}
 		}
 	}
-	corpus, _ := filepath.Glob("../../../shared/corpus/*")
-	for _, c := range corpus {
-		if data, err := os.ReadFile(c); err == nil && !strings.HasSuffix(c, ".md") {
+	for _, c := range corpustest.Optional(t) {
+		if data, err := os.ReadFile(c); err == nil {
 			inputs[filepath.Base(c)] = data
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	goyaml "github.com/goccy/go-yaml"
+	"github.com/lobsterdev/lobster/internal/corpustest"
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -199,7 +200,9 @@ func TestYAMLMatchesReference(t *testing.T) {
 // fileInputs are the YAML texts of every golden input and corpus file.
 func fileInputs(t *testing.T) map[string]string {
 	goldens, _ := filepath.Glob("../../testdata/golden/*.txtar")
-	corpus, _ := filepath.Glob("../../../shared/corpus/*.*")
+	if len(goldens) == 0 {
+		t.Fatal("no golden files in ../../testdata/golden")
+	}
 	inputs := map[string]string{}
 	for _, g := range goldens {
 		ar, err := txtar.ParseFile(g)
@@ -212,11 +215,12 @@ func fileInputs(t *testing.T) map[string]string {
 			}
 		}
 	}
-	for _, c := range corpus {
-		if !strings.HasSuffix(c, ".md") {
-			data, _ := os.ReadFile(c)
-			inputs[filepath.Base(c)] = string(data)
+	for _, c := range corpustest.Optional(t) {
+		data, err := os.ReadFile(c)
+		if err != nil {
+			t.Fatal(err)
 		}
+		inputs[filepath.Base(c)] = string(data)
 	}
 	return inputs
 }

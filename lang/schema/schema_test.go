@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/lobsterdev/lobster/internal/corpustest"
 	"github.com/lobsterdev/lobster/lang/parser"
 )
 
@@ -175,10 +176,8 @@ func sortedKeys(m map[string]bool) []string {
 
 // TestCorpus validates every real-world file that the reference loads.
 func TestCorpus(t *testing.T) {
-	dir := "../../../shared/corpus"
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("no corpus at " + dir)
-	}
+	files := corpustest.Files(t, "the schema on every corpus file the reference loads")
+	dir := filepath.Dir(files[0])
 	rs := resolved(t)
 	ok := verdicts(t, "../../testdata/reference/corpus-load.jsonl")
 	n := 0
