@@ -120,8 +120,9 @@ class FakeServer:
 
 cases = sys.argv[1:] or sorted(glob.glob(os.path.join(root, "conformance", "cases", "*.txtar")))
 for path in cases:
-    # newline="": a carriage return is data, never a line break to translate.
-    comment, files = parse(open(path, newline="").read())
+    # newline="": a carriage return is data, never a line break to translate;
+    # surrogateescape: bytes that are not UTF-8 are data too, kept as they are.
+    comment, files = parse(open(path, newline="", encoding="utf-8", errors="surrogateescape").read())
     files = [(n, b) for n, b in files if not n.startswith("want/")]
     cmd = json.loads(dict(files)["cmd"])
     single = all(isinstance(a, str) for a in cmd)
@@ -136,7 +137,7 @@ for path in cases:
                 continue
             full = os.path.join(work, name)
             os.makedirs(os.path.dirname(full), exist_ok=True)
-            open(full, "w", newline="").write(srv(body))
+            open(full, "w", newline="", encoding="utf-8", errors="surrogateescape").write(srv(body))
         state = os.path.join(work, ".state")
         token = ident = ""
         out = err = ""
@@ -165,5 +166,5 @@ for path in cases:
     files += [("want/exit", f"{p.returncode}\n"), ("want/stdout", out)]
     if "compare-stderr" in dict(files):
         files.append(("want/stderr", err))
-    open(path, "w", newline="").write(unparse(comment, files))
+    open(path, "w", newline="", encoding="utf-8", errors="surrogateescape").write(unparse(comment, files))
     print(f"{os.path.basename(path)}: exit {p.returncode}", file=sys.stderr)

@@ -40,7 +40,8 @@ def run(work, args):
 
 cases = sys.argv[1:] or sorted(glob.glob(os.path.join(root, "runtime", "plan", "testdata", "reference", "*.txtar")))
 for path in cases:
-    comment, files = parse(open(path).read())
+    # surrogateescape: bytes that are not UTF-8 are kept as they are.
+    comment, files = parse(open(path, encoding="utf-8", errors="surrogateescape").read())
     files = [(n, b) for n, b in files if n not in recorded]
     with tempfile.TemporaryDirectory() as work:
         work = os.path.realpath(work)
@@ -51,12 +52,12 @@ for path in cases:
                 continue
             full = os.path.join(work, name)
             os.makedirs(os.path.dirname(full), exist_ok=True)
-            open(full, "w").write(body)
+            open(full, "w", encoding="utf-8", errors="surrogateescape").write(body)
         p = run(work, ["run", "--dry-run", "w.lobster"] + extra)
         files.append(("dryrun", f"exit {p.returncode}\n" + p.stderr.replace(work, "$WORK")))
         for fmt in ("mermaid", "dot", "ascii"):
             p = run(work, ["graph", "w.lobster", "--format", fmt] + extra)
             out = p.stdout if p.returncode == 0 else p.stderr
             files.append((fmt, f"exit {p.returncode}\n" + out.replace(work, "$WORK")))
-    open(path, "w").write(unparse(comment, files))
+    open(path, "w", encoding="utf-8", errors="surrogateescape").write(unparse(comment, files))
     print(f"{os.path.basename(path)}: recorded", file=sys.stderr)

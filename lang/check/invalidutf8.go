@@ -13,11 +13,11 @@ var InvalidUTF8 = &Analyzer{
 	Name:     "invalid-utf8",
 	Severity: source.Warning,
 	Summary:  "the file has bytes that are not UTF-8",
-	Doc: "A workflow file is UTF-8 text. The reference decodes it as such and turns every byte that is not " +
-		"part of a UTF-8 character into U+FFFD (the replacement character, \"\uFFFD\"), so a command, a " +
-		"path or a prompt with a Latin-1 \"é\" (byte 0xE9) runs with \"\uFFFD\" instead; lobster passes the " +
-		"byte on as it is, so the two differ, and editors show such text differently. Each run of such " +
-		"bytes is reported at its first byte. Save the file as UTF-8.",
+	Doc: "A workflow file is UTF-8 text. Lobster, like the reference, decodes it as such: each sequence of " +
+		"bytes that is not part of a UTF-8 character becomes U+FFFD (the replacement character, \"\uFFFD\"), " +
+		"so a command, a path or a prompt with a Latin-1 \"é\" (byte 0xE9) runs with \"\uFFFD\" instead, and " +
+		"editors show such text differently. A step's output is read the same way. Each run of such bytes " +
+		"is reported at its first byte. Save the file as UTF-8.",
 	Bad:  "- id: greet\n  run: echo caf\\xE9   # the byte 0xE9 (Latin-1)",
 	Good: "- id: greet\n  run: echo café",
 	Run:  runInvalidUTF8,
@@ -61,6 +61,6 @@ func runInvalidUTF8(p *Pass) {
 			}
 			what = fmt.Sprintf("%d bytes (%s%s) are", i-start, strings.Join(bad, " "), more)
 		}
-		p.Reportf(source.Span{Start: start, End: i}, "%s not UTF-8: the reference reads the file as UTF-8 and turns each such byte into U+FFFD (\"\uFFFD\"), lobster passes it on as it is; save the file as UTF-8", what)
+		p.Reportf(source.Span{Start: start, End: i}, "%s not UTF-8: lobster, like the reference, reads U+FFFD (\"\uFFFD\") there instead; save the file as UTF-8", what)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/bounded"
@@ -174,4 +175,19 @@ func IsWorkflowName(name string) bool {
 		return true
 	}
 	return false
+}
+
+// Decoded is f as the reference reads its file: when the text is not
+// UTF-8, f parsed again from [source.DecodeUTF8] of it (each ill-formed
+// sequence one U+FFFD), so that what runs and what a plan shows is the
+// text the reference would run; else f itself. The checker reads the file
+// as written (invalid-utf8 points at the bytes); lines stay where they were,
+// columns after a replaced byte on its line move. The diagnostics of the new
+// parse are dropped: the checker has seen the file.
+func Decoded(f *ast.File) *ast.File {
+	if f == nil || f.Src == nil || utf8.Valid(f.Src.Content) {
+		return f
+	}
+	d, _ := Parse(f.Src.Name, source.DecodeUTF8(f.Src.Content))
+	return d
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/state"
@@ -288,6 +289,7 @@ func uuid4() string {
 // not at an approval gate of one of f's steps.
 func (rs *Resume) ApprovalRequest(f *ast.File) *jsvalue.Object {
 	id := rs.Saved.ApprovalStepID
+	f = parser.Decoded(f)
 	if id == "" || f == nil || f.Workflow == nil || f.Workflow.Steps == nil {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/render"
@@ -113,8 +114,10 @@ func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error
 }
 
 // Execute runs the workflow's steps on x: the control logic of every run,
-// whatever executes its commands.
+// whatever executes its commands. A file that is not UTF-8 runs as the
+// reference reads it (parser.Decoded).
 func Execute(ctx Ctx, x Executor, f *ast.File, opts Options) (envelope.Result, error) {
+	f = parser.Decoded(f) // bytes that are not UTF-8 run as U+FFFD, as in the reference
 	w := f.Workflow
 	var list *ast.StepList
 	if w != nil && w.Steps != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
@@ -260,7 +261,7 @@ func childDigests(w *ast.Workflow, dir string, children map[string]string, seen 
 			children[s.Text] = ""
 			continue
 		}
-		child, _ := parser.Parse(full, src)
+		child, _ := parser.Parse(full, source.DecodeUTF8(src)) // as it runs
 		children[s.Text] = hash(jsvalue.Stringify(Value(child.Doc), ""))
 		nested := map[string]string{}
 		childDigests(child.Workflow, filepath.Dir(full), nested, seen)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/js"
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
@@ -33,7 +34,7 @@ func templateCommand(ctx context.Context, c *Call) (Output, error) {
 			if err != nil {
 				return Output{}, nodeFileError(err, name)
 			}
-			text = string(data)
+			text = string(source.DecodeUTF8(data)) // as the reference reads it
 		} else {
 			text = strings.Join(c.Args.Positional, " ")
 		}

@@ -252,7 +252,7 @@ func Build(f *ast.File, opts Options) (*Plan, error) {
 		opts.ReadFile = parser.ReadFile
 	}
 	b := &builder{opts: opts, stack: []string{canonical(opts.Path)}}
-	return b.build(f, opts.Path, opts.Args)
+	return b.build(parser.Decoded(f), opts.Path, opts.Args) // the text that would run
 }
 
 // builder holds what the plans of one file and its children share.
@@ -656,7 +656,7 @@ func (fb *fileBuilder) child(s *ast.Step, id string) *Child {
 	}
 	fb.stack = append(fb.stack, abs)
 	defer func() { fb.stack = fb.stack[:len(fb.stack)-1] }()
-	child, err := fb.build(f, path, args)
+	child, err := fb.build(parser.Decoded(f), path, args)
 	if err != nil {
 		c.Error = err.Error()
 		if e, ok := err.(*Error); ok && e.Pos.IsValid() {

@@ -14,6 +14,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/lobsterdev/lobster/lang/source"
 )
 
 // termGrace is how long a cancelled tree gets between SIGTERM and SIGKILL.
@@ -49,6 +51,8 @@ type Command struct {
 
 // A Result is a finished process.
 type Result struct {
+	// Stdout and Stderr are what it wrote, as the reference decodes it:
+	// bytes that are not UTF-8 became U+FFFD (source.DecodeUTF8).
 	Stdout, Stderr []byte
 	// Code is the exit code, or -1 when a signal ended the process (the
 	// reference's null).
@@ -157,14 +161,14 @@ func Run(ctx context.Context, c Command) (Result, error) {
 		grace.Stop()
 		p.close()
 		<-done
-		return Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Code: -1}, stopErr
+		return Result{Stdout: source.DecodeUTF8(stdout.Bytes()), Stderr: source.DecodeUTF8(stderr.Bytes()), Code: -1}, stopErr
 	}
 	p.close()
 	var exit *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &exit) {
 		return Result{}, waitErr
 	}
-	return Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Code: cmd.ProcessState.ExitCode()}, nil
+	return Result{Stdout: source.DecodeUTF8(stdout.Bytes()), Stderr: source.DecodeUTF8(stderr.Bytes()), Code: cmd.ProcessState.ExitCode()}, nil
 }
 
 // terminate stops t: SIGKILL at once when immediate, else SIGTERM and

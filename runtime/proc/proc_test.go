@@ -33,6 +33,18 @@ func TestRunOutputAndExitCode(t *testing.T) {
 	}
 }
 
+// TestRunDecodesOutput: output that is not UTF-8 is read as the reference
+// reads it, one U+FFFD for each ill-formed sequence (0xE2 0x82 is one).
+func TestRunDecodesOutput(t *testing.T) {
+	res, err := Run(context.Background(), sh(`printf 'caf\351 \342\202!'; printf '\377' >&2`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Stdout) != "caf\uFFFD \uFFFD!" || string(res.Stderr) != "\uFFFD" {
+		t.Errorf("got %q %q; want \"caf\\uFFFD \\uFFFD!\" \"\\uFFFD\"", res.Stdout, res.Stderr)
+	}
+}
+
 func TestRunStdin(t *testing.T) {
 	c := sh(`cat`)
 	c.Stdin = []byte("a\nb")
