@@ -22,9 +22,8 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-const checkHelp = `usage: lobster check [flags] PATH...
-
-Check parses workflow files and reports the problems it finds.
+// checkDoc and checkMore are the text of lobster help check.
+const checkDoc = `Check parses workflow files and reports the problems it finds.
 
 Each PATH is a file or a directory. Directories are searched recursively for
 workflow files, named *.lobster, *.lobster.yaml, *.lobster.yml or
@@ -37,46 +36,25 @@ configuration (.lobsterrc.yaml or .lobsterrc.yml, in the file's directory
 or above it) applies to each file, and its own findings are reported with
 the files'; a configuration file named as a PATH is checked as one.
 
-Flags (they may also follow the paths; "--" ends the flags):
+The text format prints each finding as
 
-  --format text|json|sarif|github
-        output format (default text). text prints
-            file:line:col: severity: message [code]
-        with the source line and the range underlined; json prints one
-        JSON array of all findings, sorted by file and position; sarif
-        prints a SARIF 2.1.0 log (for code scanning); github prints
-        GitHub Actions workflow commands (::error file=...::message), which
-        a workflow run shows as annotations
-  --color auto|always|never
-        colour the text output (default auto: only when standard output
-        is a terminal, NO_COLOR is not set and TERM is not "dumb")
-  --stdin-filename NAME
-        the name under which "-" is checked and reported (default <stdin>);
-        a name ending in .json is parsed as JSON
-  --explain CODE
-        print the documentation of a diagnostic code and exit
-  --fix
-        apply the first fix of each finding to the files in place, report
-        on standard error how many were applied, then report the findings
-        that remain. Fixes that overlap an earlier one are left for the
-        next run. Standard input cannot be fixed in place (use --diff)
-  --diff
-        print the changes --fix would make as a unified diff, instead of
-        the findings, and change no file
-  --shellcheck auto|off|PATH
-        run shellcheck on the text of run and command and report its
-        findings as shellcheck/SCnnnn (default auto: when shellcheck is
-        on PATH; off: never; or the shellcheck program to run)
+    file:line:col: severity: message [code]
 
-Exit codes:
+with the source line and the range underlined; json prints one JSON array
+of all findings, sorted by file and position; sarif prints a SARIF 2.1.0
+log (for code scanning); github prints GitHub Actions workflow commands
+(::error file=...::message), which a workflow run shows as annotations.
+
+Flags may also follow the paths; "--" ends the flags.`
+
+const checkMore = `Exit codes:
 
   0  no finding of error severity (with --fix: none left after fixing;
      with --diff: none in the files as they are)
   1  at least one finding of error severity
   2  usage error, or a file that cannot be read (or, with --fix, written)
   3  internal failure (the checker crashed on a file, or the output
-     could not be written)
-`
+     could not be written)`
 
 // checkFlags are the options of lobster check.
 type checkFlags struct {
@@ -88,6 +66,20 @@ type checkFlags struct {
 	unsafeFixes   bool
 	diff          bool
 	shellcheck    string
+}
+
+// checkFlagSet is the flags of lobster check, set in opts.
+func checkFlagSet(opts *checkFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.StringVar(&opts.format, "format", "text", "`text|json|sarif|github` the output format, as described above")
+	fs.StringVar(&opts.color, "color", "auto", "`auto|always|never` colour the text output: auto colours only when standard output is a terminal, NO_COLOR is not set and TERM is not \"dumb\"")
+	fs.StringVar(&opts.stdinFilename, "stdin-filename", "<stdin>", "the `NAME` under which \"-\" is checked and reported; a name ending in .json is parsed as JSON")
+	fs.StringVar(&opts.explain, "explain", "", "print the documentation of the diagnostic `CODE` and exit")
+	fs.BoolVar(&opts.fix, "fix", false, "apply the first fix of each finding to the files in place, report on standard error how many were applied, then report the findings that remain. Fixes that overlap an earlier one are left for the next run. Standard input cannot be fixed in place (use --diff)")
+	fs.BoolVar(&opts.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply the fixes that may change what the workflow does")
+	fs.BoolVar(&opts.diff, "diff", false, "print the changes --fix would make as a unified diff, instead of the findings, and change no file")
+	fs.StringVar(&opts.shellcheck, "shellcheck", "auto", "`auto|off|PATH` run shellcheck on the text of run and command and report its findings as shellcheck/SCnnnn: auto when shellcheck is on PATH, off never, or the shellcheck program PATH")
+	return fs
 }
 
 // parseInterleaved parses args with fs, allowing flags after positional
@@ -119,32 +111,12 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // means lobster check's own, with the --shellcheck program.
 func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var opts checkFlags
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&opts.format, "format", "text", "output `format`: text, json, sarif or github")
-	fs.StringVar(&opts.color, "color", "auto", "colour the text output: auto, always or never")
-	fs.StringVar(&opts.stdinFilename, "stdin-filename", "<stdin>", "the `name` of the file read from \"-\"")
-	fs.StringVar(&opts.explain, "explain", "", "print the documentation of a diagnostic `code`")
-	fs.BoolVar(&opts.fix, "fix", false, "apply the fixes to the files")
-	fs.BoolVar(&opts.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply fixes that may change what the workflow does")
-	fs.BoolVar(&opts.diff, "diff", false, "print the fixes as a unified diff instead of applying them")
-	fs.StringVar(&opts.shellcheck, "shellcheck", "auto", "run shellcheck on shell text: auto, off or the `program`")
-	usageErr := func(format string, args ...any) int {
-		if format != "" {
-			fmt.Fprintf(stderr, "lobster check: "+format+"\n", args...)
-		}
-		fmt.Fprint(stderr, "usage: lobster check [flags] PATH...\nRun \"lobster help check\" for details.\n")
-		return exitUsage
+	cmd := cmdNamed("check")
+	paths, parsed, done := parseFlags(cmd, checkFlagSet(&opts), args, true, stdout, stderr)
+	if done {
+		return parsed
 	}
-	fs.Usage = func() {} // errors are followed by usageErr below
-	paths, err := parseInterleaved(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			fmt.Fprint(stdout, checkHelp)
-			return exitOK
-		}
-		return usageErr("")
-	}
+	usageErr := func(format string, args ...any) int { return usageError(stderr, cmd, format, args...) }
 	switch opts.format {
 	case "text", "json", "sarif", "github":
 	default:
@@ -159,7 +131,7 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 		}
 		doc, ok := explain(opts.explain)
 		if !ok {
-			fmt.Fprintf(stderr, "lobster: no documentation for %s\n", opts.explain)
+			fmt.Fprintf(stderr, "lobster: no documentation for %s%s\n", opts.explain, suggestion(opts.explain, checkCodes(), ""))
 			return exitUsage
 		}
 		fmt.Fprint(stdout, doc)

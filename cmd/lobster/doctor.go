@@ -15,22 +15,20 @@ import (
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
-const doctorHelp = `usage: lobster doctor [NOTES...]
-
-Doctor checks that this lobster can run things: it runs the pipeline
+// doctorDoc is the text of lobster help doctor.
+const doctorDoc = `Doctor checks that this lobster can run things: it runs the pipeline
 exec --json --shell 'echo [1]' in tool mode (the shell, process handling and
 JSON parsing) and checks that the state directory can be created, then
 prints one tool envelope whose output is {toolMode, protocolVersion,
 version, notes?}, as the reference does. Any words after doctor come back as
-notes. A failure is a doctor_error envelope and exit code 1.
-`
+notes. A failure is a doctor_error envelope and exit code 1.`
 
 // doctorProbe is the reference's doctor pipeline.
 const doctorProbe = `exec --json --shell 'echo [1]'`
 
 func runDoctor(args []string, stdout, stderr io.Writer) int {
 	if asksHelp(args) {
-		fmt.Fprint(stdout, doctorHelp)
+		fmt.Fprint(stdout, helpPage(cmdNamed("doctor")))
 		return exitOK
 	}
 	out := runOutput{tool: true, stdout: stdout, stderr: stderr}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -12,31 +13,40 @@ import (
 	"github.com/lobsterdev/lobster/runtime/plan"
 )
 
-const graphHelp = `usage: lobster graph [--file] PATH [--format mermaid|dot|ascii] [--args-json JSON]
-
-Graph prints the steps of the workflow file as a graph, as the reference
+// The text of lobster help graph.
+const graphDoc = `Graph prints the steps of the workflow file as a graph, as the reference
 does: one node per top-level step (a diamond for a step with an approval
 gate), and edges "next" (file order), "stdin", "for_each" and "when: ..."
 from the steps a field references. Labels have ${arg} substituted.
 
 A graph is a preview: the file need not be clean. What "lobster check"
 finds (errors and warnings) is printed on standard error and does not stop
-it; only a file that the reference cannot load gets no graph.
+it; only a file that the reference cannot load gets no graph.`
 
-  --file PATH        the workflow file (.lobster, .yaml, .yml or .json)
-  --format FORMAT    mermaid (the default), dot or ascii
-  --args-json JSON   the workflow's args, as a JSON object, for the labels
-
-Exit codes: 0 success (also with checker errors); 1 the file cannot be
+const graphMore = `Exit codes: 0 success (also with checker errors); 1 the file cannot be
 read; 2 a usage error, a bad --format or --args-json, or a file the
-reference cannot load.
-`
+reference cannot load.`
 
 // graphFlags are the parsed arguments of lobster graph.
 type graphFlags struct {
 	file, format string
 	argsJSON     *string
 	help         bool
+	unknown      string // the first word that looks like a flag and is none
+}
+
+// graphFlagSet is the flags of lobster graph, set in f when there is one.
+func graphFlagSet() *flag.FlagSet { return graphFlagsOf(new(graphFlags)) }
+
+func graphFlagsOf(f *graphFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet("graph", flag.ContinueOnError)
+	fs.StringVar(&f.file, "file", "", "the workflow `FILE` (.lobster, .yaml, .yml or .json)")
+	fs.StringVar(&f.format, "format", plan.GraphFormats[0], "`"+strings.Join(plan.GraphFormats, "|")+"` the kind of graph")
+	fs.Func("args-json", "the workflow's args, as a `JSON` object, for the labels", func(s string) error {
+		f.argsJSON = &s
+		return nil
+	})
+	return fs
 }
 
 // parseGraphArgs scans args as the reference does: --file, --format and
@@ -44,6 +54,7 @@ type graphFlags struct {
 // help, and the first other argument is the path.
 func parseGraphArgs(args []string) graphFlags {
 	var f graphFlags
+	fs := graphFlagsOf(&f)
 	var positional string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -52,8 +63,12 @@ func parseGraphArgs(args []string) graphFlags {
 			continue
 		}
 		name, value, hasValue := strings.Cut(a, "=")
-		switch name {
-		case "--file", "--format", "--args-json":
+		var fl *flag.Flag
+		if bare, ok := strings.CutPrefix(name, "--"); ok {
+			fl = fs.Lookup(bare)
+		}
+		switch {
+		case fl != nil:
 			if !hasValue {
 				if i+1 >= len(args) {
 					continue // a flag without a value is ignored
@@ -61,18 +76,11 @@ func parseGraphArgs(args []string) graphFlags {
 				i++
 				value = args[i]
 			}
-			switch name {
-			case "--file":
-				f.file = value
-			case "--format":
-				f.format = value
-			default:
-				f.argsJSON = &value
-			}
-		default:
-			if positional == "" {
-				positional = a
-			}
+			fs.Set(fl.Name, value)
+		case isFlagWord(a) && f.unknown == "":
+			f.unknown = a
+		case positional == "":
+			positional = a
 		}
 	}
 	if f.file == "" {
@@ -82,35 +90,33 @@ func parseGraphArgs(args []string) graphFlags {
 }
 
 func runGraph(args []string, stdout, stderr io.Writer) int {
+	cmd := cmdNamed("graph")
 	f := parseGraphArgs(args)
-	if f.help {
-		fmt.Fprint(stdout, graphHelp)
+	if f.format == "" {
+		f.format = plan.GraphFormats[0]
+	}
+	switch {
+	case f.help:
+		fmt.Fprint(stdout, helpPage(cmd))
 		return exitOK
-	}
-	if f.file == "" {
-		fmt.Fprintln(stderr, "graph requires a workflow file path (use --file <path>)")
-		return exitUsage
-	}
-	format := f.format
-	if format == "" {
-		format = plan.GraphFormats[0]
-	}
-	if !slices.Contains(plan.GraphFormats, format) {
-		fmt.Fprintf(stderr, "graph --format must be one of: %s\n", strings.Join(plan.GraphFormats, ", "))
-		return exitUsage
+	case f.unknown != "":
+		return usageError(stderr, cmd, "%s", unknownFlag(cmd, f.unknown))
+	case f.file == "":
+		return usageError(stderr, cmd, "graph requires a workflow file path (use --file <path>)")
+	case !slices.Contains(plan.GraphFormats, f.format):
+		return usageError(stderr, cmd, "graph --format must be one of: %s", strings.Join(plan.GraphFormats, ", "))
 	}
 	provided, err := argsObject("graph", f.argsJSON)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitUsage
+		return usageError(stderr, cmd, "%s", err)
 	}
 	p, code := buildPlan(f.file, provided, stderr)
 	if p == nil {
 		return code
 	}
-	text, err := p.Graph(format)
+	text, err := p.Graph(f.format)
 	if err != nil {
-		fmt.Fprintf(stderr, "Error: %s\n", err)
+		fmt.Fprintf(stderr, "lobster: %s\n", err)
 		return exitFindings
 	}
 	if _, err := io.WriteString(stdout, text); err != nil {
@@ -121,8 +127,7 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 }
 
 // buildPlan reads and previews a workflow file for graph and plan. A
-// file that cannot be read is "Error: ..." and exit 1, as in the
-// reference; the checker's findings go to standard error and, but for the
+// file that cannot be read is an error and exit 1, as in the reference; the checker's findings go to standard error and, but for the
 // load errors that make the reference reject the file (exit 2), do not
 // stop the preview.
 func buildPlan(path string, provided any, stderr io.Writer) (*plan.Plan, int) {
@@ -132,7 +137,7 @@ func buildPlan(path string, provided any, stderr io.Writer) (*plan.Plan, int) {
 		return nil, exitUsage
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "Error: %s\n", err)
+		fmt.Fprintf(stderr, "lobster: %s\n", err)
 		return nil, exitFindings
 	}
 	return previewFile(path, src, provided, runOutput{stdout: io.Discard, stderr: stderr})

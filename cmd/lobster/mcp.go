@@ -16,9 +16,8 @@ import (
 	"github.com/lobsterdev/lobster/mcp"
 )
 
-const mcpHelp = `usage: lobster mcp [--http ADDR] [--allow-run] [--allow-agent-approval] [--shellcheck auto|off|PATH]
-
-Mcp serves the toolchain to AI agents over the Model Context Protocol, on
+// mcpDoc is the text of lobster help mcp.
+const mcpDoc = `Mcp serves the toolchain to AI agents over the Model Context Protocol, on
 standard input and output (newline-delimited JSON-RPC), or with --http on
 the streamable HTTP transport at ADDR (for example 127.0.0.1:8765).
 
@@ -32,40 +31,39 @@ directory). Approval gates are for people: a run that reaches one asks the
 person through the client (elicitation) when it can, and otherwise returns
 needs_approval for "lobster resume" in a terminal; the agent's own
 approval is refused unless --allow-agent-approval. Input gates may be
-answered by the agent.
+answered by the agent.`
 
-  --http ADDR              serve HTTP at ADDR instead of standard I/O
-  --allow-run              offer the run and resume tools
-  --allow-agent-approval   accept approve: true from the agent (resume)
-  --shellcheck auto|off|PATH
-                           run shellcheck in check and fix, as lobster check
-                           does (default auto)
-`
+// mcpFlags are the options of lobster mcp.
+type mcpFlags struct {
+	addr                 string
+	allowRun, allowAgent bool
+	shellcheck           string
+}
+
+// mcpFlagSet is the flags of lobster mcp, set in f.
+func mcpFlagSet(f *mcpFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs.StringVar(&f.addr, "http", "", "serve the streamable HTTP transport at `ADDR` instead of standard I/O")
+	fs.BoolVar(&f.allowRun, "allow-run", false, "offer the run and resume tools")
+	fs.BoolVar(&f.allowAgent, "allow-agent-approval", false, "accept approve: true from the agent (resume)")
+	fs.StringVar(&f.shellcheck, "shellcheck", "auto", "`auto|off|PATH` run shellcheck in check and fix, as lobster check does")
+	return fs
+}
 
 func runMCP(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	addr := fs.String("http", "", "serve the streamable HTTP transport at `ADDR`")
-	allowRun := fs.Bool("allow-run", false, "offer the run and resume tools")
-	allowAgent := fs.Bool("allow-agent-approval", false, "accept approvals from the agent")
-	sc := fs.String("shellcheck", "auto", "run shellcheck: auto, off or the `program`")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: lobster mcp [--http ADDR] [--allow-run] [--allow-agent-approval] [--shellcheck auto|off|PATH]\n")
+	cmd := cmdNamed("mcp")
+	var f mcpFlags
+	pos, code, done := parseFlags(cmd, mcpFlagSet(&f), args, false, stdout, stderr)
+	if done {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fmt.Fprint(stdout, mcpHelp)
-			return exitOK
-		}
-		return exitUsage
+	if len(pos) > 0 {
+		return usageError(stderr, cmd, "mcp takes no arguments")
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return exitUsage
-	}
+	addr, allowRun, allowAgent, sc := &f.addr, &f.allowRun, &f.allowAgent, &f.shellcheck
 	bin, err := shellcheckProgram(*sc)
 	if err != nil {
-		fmt.Fprintf(stderr, "lobster mcp: %v\n", err)
+		fmt.Fprintf(stderr, "lobster: mcp: %v\n", err)
 		return exitUsage
 	}
 	srv := mcp.New(mcp.Options{Version: version(), AllowRun: *allowRun, AllowAgentApproval: *allowAgent, Shellcheck: bin})
@@ -73,14 +71,14 @@ func runMCP(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io
 	defer stop()
 	if *addr == "" {
 		if err := srv.ServeStdio(ctx, stdin, stdout); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
-			fmt.Fprintf(stderr, "lobster mcp: %v\n", err)
+			fmt.Fprintf(stderr, "lobster: mcp: %v\n", err)
 			return exitFindings
 		}
 		return exitOK
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		fmt.Fprintf(stderr, "lobster mcp: %v\n", err)
+		fmt.Fprintf(stderr, "lobster: mcp: %v\n", err)
 		return exitUsage
 	}
 	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
@@ -90,9 +88,9 @@ func runMCP(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io
 		defer cancel()
 		hs.Shutdown(shutdown)
 	}()
-	fmt.Fprintf(stderr, "lobster mcp: serving MCP at http://%s/\n", ln.Addr())
+	fmt.Fprintf(stderr, "lobster: serving MCP at http://%s/\n", ln.Addr())
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		fmt.Fprintf(stderr, "lobster mcp: %v\n", err)
+		fmt.Fprintf(stderr, "lobster: mcp: %v\n", err)
 		return exitFindings
 	}
 	return exitOK

@@ -95,7 +95,7 @@ func runPipeline(f runFlags, text string, stdin io.Reader, stdout, stderr io.Wri
 		if out.tool {
 			return out.fail(envelope.ParseError, p.Err.Msg, exitUsage)
 		}
-		fmt.Fprintf(stderr, "Parse error: %s\n", p.Err.Msg)
+		parseError(stderr, p.Err.Msg)
 		return exitUsage
 	}
 	if f := pipeline.ReservedFlag(p.Stages); f != nil {
@@ -103,7 +103,7 @@ func runPipeline(f runFlags, text string, stdin io.Reader, stdout, stderr io.Wri
 		if out.tool {
 			return out.fail(envelope.ParseError, msg, exitUsage)
 		}
-		fmt.Fprintf(stderr, "Parse error: %s\n", msg)
+		parseError(stderr, msg)
 		return exitUsage
 	}
 	stages := pipeline.StagesOf(p.Stages, text)
@@ -161,6 +161,15 @@ func runPipeline(f runFlags, text string, stdin io.Reader, stdout, stderr io.Wri
 		pipeline.WriteItems(stdout, res.Items)
 	}
 	return exitOK
+}
+
+// parseError reports a pipeline that does not parse, in human mode.
+func parseError(stderr io.Writer, msg string) {
+	if referenceVoice {
+		fmt.Fprintf(stderr, "Parse error: %s\n", msg)
+		return
+	}
+	fmt.Fprintf(stderr, "lobster: parse error: %s\n", msg)
 }
 
 // signalNames names the signals that stop a run, by number.

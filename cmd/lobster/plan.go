@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -10,83 +11,70 @@ import (
 	"github.com/lobsterdev/lobster/runtime/plan"
 )
 
-const planHelp = `usage: lobster plan [--format text|json] [--args-json JSON] PATH
-       lobster plan --diff [--args-json JSON] OLD NEW
+// The text of lobster help plan.
+var planUsage = []string{
+	"lobster plan [--format text|json] [--args-json JSON] FILE",
+	"lobster plan --diff [--args-json JSON] OLD NEW",
+}
 
-Plan prints the execution plan of the workflow file without running
+const planDoc = `Plan prints the execution plan of the workflow file without running
 anything: the steps in order with their kind, command text (${arg}
 substituted), stdin, env, cwd, condition (evaluated at plan time, where
 every approval counts as granted; one that reads step output is decided at
-run time), gates, retry, timeout, on_error, loops,
-parallel branches and composed workflows (planned recursively, relative to
-the file).
+run time), gates, retry, timeout, on_error, loops, parallel branches and
+composed workflows (planned recursively, relative to the file).
 
 A plan is a preview: the file need not be clean. What "lobster check"
 finds (errors and warnings) is printed on standard error and does not stop
 it; only a file that the reference cannot load (YAML or JSON that does not
 parse, no steps, a step without an id...) gets no plan.
 
-  --format text|json  the plan as text (the default) or as JSON
-  --args-json JSON    the workflow's args, as a JSON object
-  --diff              print a unified diff of the plans of OLD and NEW
-                      (nothing when they are the same)
+Flags may also follow the paths; "--" ends the flags.`
 
-Exit codes: 0 success (also with checker errors); 1 a file cannot be read;
-2 a usage error, bad --args-json, or a file the reference cannot load.
-`
+const planMore = `Exit codes: 0 success (also with checker errors); 1 a file cannot be read;
+2 a usage error, bad --args-json, or a file the reference cannot load.`
+
+// planFlags are the options of lobster plan.
+type planFlags struct {
+	format   string
+	argsJSON *string
+	diff     bool
+}
+
+// planFlagSet is the flags of lobster plan, set in f.
+func planFlagSet(f *planFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	fs.StringVar(&f.format, "format", "text", "`text|json` print the plan as text or as JSON")
+	fs.Func("args-json", "the workflow's args, as a `JSON` object", func(s string) error {
+		f.argsJSON = &s
+		return nil
+	})
+	fs.BoolVar(&f.diff, "diff", false, "print a unified diff of the plans of OLD and NEW (nothing when they are the same)")
+	return fs
+}
 
 func runPlan(args []string, stdout, stderr io.Writer) int {
-	format, diff := "text", false
-	var argsJSON *string
-	var paths []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, value, hasValue := strings.Cut(a, "=")
-		switch {
-		case a == "-h" || a == "--help":
-			fmt.Fprint(stdout, planHelp)
-			return exitOK
-		case a == "--diff":
-			diff = true
-		case name == "--format" || name == "--args-json":
-			if !hasValue {
-				if i+1 >= len(args) {
-					fmt.Fprintf(stderr, "lobster plan: %s needs a value\n", name)
-					return exitUsage
-				}
-				i++
-				value = args[i]
-			}
-			if name == "--format" {
-				format = value
-			} else {
-				argsJSON = &value
-			}
-		case a == "--":
-			paths = append(paths, args[i+1:]...)
-			i = len(args)
-		case strings.HasPrefix(a, "-") && a != "-":
-			fmt.Fprintf(stderr, "lobster plan: unknown flag %s\n%s", a, planUsage)
-			return exitUsage
-		default:
-			paths = append(paths, a)
-		}
+	cmd := cmdNamed("plan")
+	var f planFlags
+	paths, code, done := parseFlags(cmd, planFlagSet(&f), args, true, stdout, stderr)
+	if done {
+		return code
 	}
 	switch {
-	case format != "text" && format != "json":
-		fmt.Fprintf(stderr, "lobster plan: --format must be text or json, not %q\n", format)
-		return exitUsage
-	case diff && format != "text":
-		fmt.Fprintln(stderr, "lobster plan: --diff prints text only; it takes no --format")
-		return exitUsage
-	case diff && len(paths) != 2, !diff && len(paths) != 1:
-		fmt.Fprint(stderr, planUsage)
-		return exitUsage
+	case f.format != "text" && f.format != "json":
+		return usageError(stderr, cmd, "plan --format must be text or json, not %q", f.format)
+	case f.diff && f.format != "text":
+		return usageError(stderr, cmd, "plan --diff prints text only; it takes no --format")
+	case f.diff && len(paths) != 2:
+		return usageError(stderr, cmd, "plan --diff compares two files, not %d", len(paths))
+	case !f.diff && len(paths) == 0:
+		return usageError(stderr, cmd, "plan needs a workflow file")
+	case !f.diff && len(paths) > 1:
+		return usageError(stderr, cmd, "plan takes one workflow file, not %d (--diff compares two)", len(paths))
 	}
-	provided, err := argsObject("plan", argsJSON)
+	provided, err := argsObject("plan", f.argsJSON)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitUsage
+		return usageError(stderr, cmd, "%s", err)
 	}
 	var plans []*plan.Plan
 	for _, path := range paths {
@@ -98,9 +86,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	}
 	var text string
 	switch {
-	case diff:
+	case f.diff:
 		text = plan.Diff(plans[0], plans[1])
-	case format == "json":
+	case f.format == "json":
 		var b strings.Builder
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
@@ -119,8 +107,6 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	}
 	return exitOK
 }
-
-const planUsage = "usage: lobster plan [--format text|json] [--args-json JSON] PATH\n       lobster plan --diff [--args-json JSON] OLD NEW\n"
 
 // argsObject reads the --args-json of command: nil when not given, else a
 // JSON object (the reference's graph messages otherwise).

@@ -71,6 +71,23 @@ type progress struct {
 	last      string           // the step of the last event
 	stop      chan struct{}
 	done      chan struct{}
+
+	// held is the line of a step that ended, kept back until the next
+	// event: a step with an approval gate ends, then waits at its gate,
+	// and one line says both; on a terminal, a step waiting at its gate
+	// is held too, until the run pauses there (one line says so) or the
+	// gate asks. waiting is the step at a gate: when the run goes on to
+	// another step, its approval was granted.
+	held    *line
+	waiting engine.StepEvent
+}
+
+// A line is what the display says about a step that ended or stopped.
+type line struct {
+	e          engine.StepEvent
+	mark, what string
+	style      ansi.Style
+	elapsed    time.Duration
 }
 
 // newProgress is a display of mode on w (standard error).
@@ -112,8 +129,9 @@ func (p *progress) start() {
 	}()
 }
 
-// end stops the display and clears the status line.
-func (p *progress) end() {
+// end stops the display and clears the status line; ok says the run
+// succeeded (a step waiting at an approval was approved then).
+func (p *progress) end(ok bool) {
 	if p.stop != nil {
 		close(p.stop)
 		<-p.done
@@ -123,6 +141,31 @@ func (p *progress) end() {
 	defer p.mu.Unlock()
 	p.clear()
 	p.running = false
+	p.release()
+	if ok {
+		p.approved()
+	}
+}
+
+// release shows the held line, if any.
+func (p *progress) release() {
+	if h := p.held; h != nil {
+		p.held = nil
+		p.finish(h.e, h.mark, h.what, h.style)
+	}
+}
+
+// approved shows that the step waiting at an approval on the terminal
+// was approved: the run went on.
+func (p *progress) approved() {
+	if w := p.waiting; w.ID != "" {
+		p.waiting = engine.StepEvent{}
+		what := "answered"
+		if w.Gate == engine.ApprovalGate {
+			what = "approved"
+		}
+		p.finish(w, "✓", what, green)
+	}
 }
 
 // event is the run's OnStep.
@@ -131,6 +174,16 @@ func (p *progress) event(e engine.StepEvent) {
 	defer p.mu.Unlock()
 	now := p.now()
 	p.suspended, p.last = false, e.ID
+	held := p.held
+	p.held = nil
+	atGate := e.Phase == engine.StepWaiting || e.Phase == engine.StepPaused
+	if held != nil && !(atGate && held.e.ID == e.ID && held.e.Index == e.Index) {
+		p.finish(held.e, held.mark, held.what, held.style)
+		held = nil
+	}
+	if p.waiting.ID != "" && (e.ID != p.waiting.ID || e.Index != p.waiting.Index) {
+		p.approved()
+	}
 	switch e.Phase {
 	case engine.StepStarted:
 		p.step, p.running, p.started, p.retryAt, p.frame = e, true, now, time.Time{}, 0
@@ -144,11 +197,16 @@ func (p *progress) event(e engine.StepEvent) {
 	case engine.StepFinished:
 		p.running = false
 		elapsed := seconds(now.Sub(p.started))
-		if e.Err != nil {
+		switch {
+		case e.Err != nil:
 			p.failed = e
 			p.finish(e, "✗", "failed after "+elapsed, red)
-		} else {
+		case e.ID == p.waiting.ID && e.Index == p.waiting.Index:
+			// An input answered on the terminal.
+			p.waiting = engine.StepEvent{}
 			p.finish(e, "✓", elapsed, green)
+		default:
+			p.held = &line{e: e, mark: "✓", what: elapsed, style: green, elapsed: now.Sub(p.started)}
 		}
 	case engine.StepRetrying:
 		p.retryAt = now.Add(e.Delay)
@@ -158,10 +216,22 @@ func (p *progress) event(e engine.StepEvent) {
 		p.step.Attempt, p.step.MaxAttempts = e.Attempt, e.MaxAttempts
 		p.draw()
 	case engine.StepWaiting:
-		p.running = false
-		p.finish(e, "⏸", "waiting for "+gateNoun(e.Gate), yellow)
+		p.running, p.waiting = false, e
+		what := "waiting for " + gateNoun(e.Gate)
+		if held != nil && held.elapsed >= 50*time.Millisecond {
+			what = "ran " + held.what + ", " + what
+		}
+		if p.mode == progressTTY {
+			// Either the run pauses here (StepPaused follows at once)
+			// or the terminal asks, through promptWriter, which shows
+			// the line first.
+			p.held = &line{e: e, mark: "⏸", what: what, style: yellow}
+		} else {
+			p.finish(e, "⏸", what, yellow)
+		}
 	case engine.StepPaused:
 		p.running = false
+		p.waiting = engine.StepEvent{}
 		p.finish(e, "⏸", "paused for "+gateNoun(e.Gate)+": lobster resume continues it", yellow)
 	}
 }
@@ -253,6 +323,7 @@ func (w promptWriter) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
+	p.release()
 	p.suspended = true
 	return p.w.Write(b)
 }
@@ -300,7 +371,12 @@ func (p *progress) runFailure(err error) string {
 	if step := p.failedStep(err); step != "" {
 		return stepFailure(step, err)
 	}
-	if step := p.lastStep(); step != "" {
+	step := p.lastStep()
+	switch {
+	case step != "" && errors.Is(err, engine.ErrNotApproved):
+		return fmt.Sprintf("lobster: step %s was not approved: nothing after it ran\n", step)
+	case step != "" && !strings.Contains(err.Error(), "step "+step+" "):
+		// (The engine's messages often name the step already.)
 		return fmt.Sprintf("lobster: step %s: %s\n", step, err)
 	}
 	return fmt.Sprintf("lobster: %s\n", err)

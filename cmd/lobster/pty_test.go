@@ -24,7 +24,7 @@ type ptySession struct {
 	t    *testing.T
 	cmd  *exec.Cmd
 	ptmx *os.File
-	out  bytes.Buffer // standard output
+	out  bytes.Buffer // standard output, unless it is the terminal
 
 	mu     sync.Mutex
 	screen bytes.Buffer // everything the terminal received
@@ -37,6 +37,18 @@ type ptySession struct {
 
 // startPTY starts lobster with args in dir on a terminal 100 columns wide.
 func startPTY(t *testing.T, dir string, env []string, args ...string) *ptySession {
+	t.Helper()
+	return startSession(t, dir, env, false, args...)
+}
+
+// startTerminal starts lobster with args in dir with all three standard
+// streams on a terminal, as a person runs it without a pipe.
+func startTerminal(t *testing.T, dir string, env []string, args ...string) *ptySession {
+	t.Helper()
+	return startSession(t, dir, env, true, args...)
+}
+
+func startSession(t *testing.T, dir string, env []string, stdoutToo bool, args ...string) *ptySession {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
@@ -51,6 +63,9 @@ func startPTY(t *testing.T, dir string, env []string, args ...string) *ptySessio
 	// No new session: a test that ran lobster in this process made it
 	// the reaper of children outside its process group (runtime/proc).
 	s.cmd.Stdin, s.cmd.Stderr, s.cmd.Stdout = tty, tty, &s.out
+	if stdoutToo {
+		s.cmd.Stdout = tty
+	}
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

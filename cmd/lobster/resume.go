@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,32 +17,36 @@ import (
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
-const resumeUsageText = `usage: lobster resume (--token TOKEN | --id ID) (--approve yes|no | --response-json JSON | --cancel) [--allow-changed] [--ignore CODES]
+// The text of lobster help resume.
+var resumeUsage = []string{"lobster resume (--token TOKEN | --id ID) (--approve yes|no | --response-json JSON | --cancel) [--allow-changed] [--ignore CODES]"}
 
-Resume continues a workflow run or a pipeline that paused at an approval
+const resumeDoc = `Resume continues a workflow run or a pipeline that paused at an approval
 or input gate, and always prints one JSON envelope, as the reference does.
-
-  --token TOKEN         the resumeToken of the pause
-  --id ID               the approvalId of an approval pause (instead of --token)
-  --approve yes|no      grant or reject an approval (alias --decision); a
-                        rejection cancels the run
-  --response-json JSON  the response to an input request, checked against its
-                        responseSchema
-  --cancel [BOOL]       cancel the paused run
-  --allow-changed       continue even though the workflow file changed since
-                        the pause (by default the resume is refused and the
-                        changed steps are named)
-  --ignore CODES        as for run: the file is checked again before it
-                        continues, and errors of these codes do not stop it
+"lobster state list" lists the paused runs.
 
 An approval with required_approver or require_different_approver needs
-LOBSTER_APPROVAL_APPROVED_BY in the environment of the resume.
+LOBSTER_APPROVAL_APPROVED_BY in the environment of the resume.`
 
-Exit codes: 0 success (also a new pause or a cancellation); 1 a runtime
+const resumeMore = `Exit codes: 0 success (also a new pause or a cancellation); 1 a runtime
 error; 2 a bad argument, an unknown, spent or foreign token or id (one
 that names no paused run of its kind), a wrong approver or a response
-that fails its schema.
-`
+that fails its schema.`
+
+// resumeFlagSet is the flags of lobster resume, for its help and for
+// telling its flags from other words: parseResumeArgs reads them, as the
+// reference does.
+func resumeFlagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("resume", flag.ContinueOnError)
+	fs.String("token", "", "`TOKEN` the resumeToken of the pause")
+	fs.String("id", "", "`ID` the approvalId of an approval pause (instead of --token)")
+	fs.String("approve", "", "`yes|no` grant or reject an approval; a rejection cancels the run")
+	fs.String("decision", "", "`yes|no` the same as --approve")
+	fs.String("response-json", "", "the response to an input request, as `JSON` checked against its responseSchema")
+	fs.Bool("cancel", false, "cancel the paused run (--cancel false: do not)")
+	fs.Bool("allow-changed", false, "continue even though the workflow file changed since the pause (by default the resume is refused and the changed steps are named)")
+	fs.String("ignore", "", "as for run, `CODES` whose errors do not stop it: the file is checked again before it continues")
+	return fs
+}
 
 // resumeFlags are the parsed arguments of lobster resume.
 type resumeFlags struct {
@@ -52,6 +57,7 @@ type resumeFlags struct {
 	intents      int
 	allowChanged bool
 	ignore       []string
+	unknown      string // the first word that looks like a flag and is none
 }
 
 // parseResumeArgs reads the flags as the reference does (value after a
@@ -116,6 +122,12 @@ func parseResumeArgs(args []string) (resumeFlags, error) {
 					f.ignore = append(f.ignore, code)
 				}
 			}
+		default:
+			// The reference ignores other words; a mistyped flag is
+			// worth a word on standard error all the same.
+			if isFlagWord(args[i]) && f.unknown == "" {
+				f.unknown = args[i]
+			}
 		}
 	}
 	switch {
@@ -135,12 +147,25 @@ func parseResumeArgs(args []string) (resumeFlags, error) {
 func ptr[T any](v T) *T { return &v }
 
 func runResume(args []string, stdout, stderr io.Writer) int {
+	cmd := cmdNamed("resume")
 	if asksHelp(args) {
-		fmt.Fprint(stdout, resumeUsageText)
+		fmt.Fprint(stdout, helpPage(cmd))
 		return exitOK
 	}
 	out := runOutput{tool: true, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		// A person gets the usage; a program, which has no terminal for
+		// standard output, the reference's envelope as well.
+		printUsage(stderr, cmd)
+		if isTerminal(stdout) {
+			return exitUsage
+		}
+	}
 	flags, err := parseResumeArgs(args)
+	if flags.unknown != "" {
+		name := flagName(flags.unknown)
+		fmt.Fprintf(stderr, "lobster: resume has no flag --%s, and ignores it%s\n", name, flagSuggestion(cmd, name))
+	}
 	if err != nil {
 		return out.fail(envelope.ParseError, err.Error(), exitUsage)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,30 +27,17 @@ import (
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
-const runUsageText = `usage: lobster run [--mode tool|human] [--file] PATH [--args-json JSON] [--dry-run] [--ignore CODES] [--progress MODE]
+// The text of lobster help run.
+var runUsage = []string{
+	"lobster run [--mode tool] [--args-json JSON] [--progress MODE] [--file] FILE",
+	"lobster run [--mode tool] [--dry-run] '<pipeline>'",
+}
 
-Run checks the workflow file like "lobster check" and, when it has no
-errors, runs its steps in order. Warnings go to standard error and do not
-stop the run.
-
-  --mode tool        print one JSON envelope (protocolVersion, ok, status,
-                     output, requiresApproval, requiresInput), as the
-                     reference does; any other mode prints the output items
-  --file PATH        the workflow file (.lobster, .yaml, .yml or .json)
-  --args-json JSON   the workflow's args, as a JSON object
-  --ignore CODES     codes (comma-separated, or the flag repeated) whose
-                     errors do not stop this run: they are printed as
-                     warnings. Load errors cannot be ignored. For good,
-                     per file or directory, use the project configuration
-                     (.lobsterrc.yaml: rules, ignore)
-  --dry-run          print the reference's plan of the run on standard
-                     error instead of running it (see lobster plan); a
-                     preview: checker errors are shown, not refused
-  --progress MODE    auto (the default), tty, plain or none: how human mode
-                     shows the steps on standard error, auto being tty (a
-                     status line updated in place) on a terminal and plain
-                     (a line per event) elsewhere; tool mode shows none
-                     unless asked
+const runDoc = `Run checks the workflow file like "lobster check" and, when it has no
+errors, runs its steps in order; the output of the last step goes to
+standard output, as JSON. Errors stop the run before any step starts;
+warnings go to standard error and do not stop it. "lobster FILE" is
+"lobster run FILE".
 
 Every step kind runs: shell commands, pipelines, approval and input gates,
 for_each loops, parallel branches and workflow: sub-workflows. In tool mode,
@@ -60,14 +48,20 @@ approval checks LOBSTER_APPROVAL_APPROVED_BY first; an input asks again
 until the answer matches its schema; Ctrl-D cancels the run). An ask stage
 inside a pipeline step pauses the workflow the same way.
 
-Exit codes: 0 success; 1 a step failed, or the run was cancelled at a gate;
+Instead of a file, run takes a pipeline: its words, joined with spaces, as
+in lobster 'exec --json --shell "echo [1,2]" | json'.
+
+Flags may come anywhere on the command line; a value follows its flag after
+a space or "=".`
+
+const runMore = `Exit codes: 0 success; 1 a step failed, or the run was cancelled at a gate;
 2 a usage error, bad --args-json, or errors found by the checker;
-130/143/129/131 on SIGINT/SIGTERM/SIGHUP/SIGQUIT.
-`
+130/143/129/131 on SIGINT/SIGTERM/SIGHUP/SIGQUIT.`
 
 // runFlags are the parsed arguments of lobster run.
 type runFlags struct {
-	tool     bool
+	mode     string
+	tool     bool // --mode tool
 	file     string
 	argsJSON *string
 	dryRun   bool
@@ -76,51 +70,80 @@ type runFlags struct {
 	rest     []string
 }
 
+// runFlagSet is the flags of lobster run, set in f.
+func runFlagSet(f *runFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.StringVar(&f.mode, "mode", "human", "`human|tool` human prints the output items; tool prints one JSON envelope (protocolVersion, ok, status, output, requiresApproval, requiresInput), as the reference does (any other mode is human)")
+	fs.StringVar(&f.file, "file", "", "the workflow `FILE` (.lobster, .yaml, .yml or .json)")
+	fs.Func("args-json", "the workflow's args, as a `JSON` object", func(s string) error {
+		f.argsJSON = &s
+		return nil
+	})
+	fs.Func("ignore", "`CODES` the codes (comma-separated, or the flag repeated) whose errors do not stop this run: they are printed as warnings. Load errors cannot be ignored. For good, per file or directory, use the project configuration (.lobsterrc.yaml: rules, ignore)", func(s string) error {
+		for _, code := range strings.Split(s, ",") {
+			if code = strings.TrimSpace(code); code != "" {
+				f.ignore = append(f.ignore, code)
+			}
+		}
+		return nil
+	})
+	fs.BoolVar(&f.dryRun, "dry-run", false, "print the reference's plan of the run on standard error instead of running it (see lobster plan); a preview: checker errors are shown, not refused")
+	fs.Func("progress", "`auto|tty|plain|none` how human mode shows the steps on standard error: auto (the default) is tty, a status line updated in place, on a terminal, and plain, a line per event, elsewhere; tool mode shows none unless asked", func(s string) error {
+		if !slices.Contains(progressModes, s) {
+			return fmt.Errorf("--progress must be one of %s, not %q", strings.Join(progressModes, ", "), s)
+		}
+		f.progress = s
+		return nil
+	})
+	return fs
+}
+
 // parseRunArgs scans args as the reference does: flags may appear
-// anywhere, with their value after a space or "=".
+// anywhere, with their value after a space or "="; the other words,
+// unknown flags among them, are rest.
 func parseRunArgs(args []string) (runFlags, error) {
 	var f runFlags
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, value, hasValue := strings.Cut(a, "=")
-		switch name {
-		case "--mode", "--file", "--args-json", "--ignore", "--progress":
-			if !hasValue {
-				if i+1 >= len(args) {
-					return f, fmt.Errorf("%s needs a value", name)
-				}
-				i++
-				value = args[i]
-			}
-			switch name {
-			case "--mode":
-				f.tool = value == "tool"
-			case "--file":
-				f.file = value
-			case "--ignore":
-				for _, code := range strings.Split(value, ",") {
-					if code = strings.TrimSpace(code); code != "" {
-						f.ignore = append(f.ignore, code)
-					}
-				}
-			case "--progress":
-				if !slices.Contains(progressModes, value) {
-					return f, fmt.Errorf("--progress must be one of %s, not %q", strings.Join(progressModes, ", "), value)
-				}
-				f.progress = value
-			default:
-				f.argsJSON = &value
-			}
-		case "--dry-run":
-			f.dryRun = true
-		default:
-			f.rest = append(f.rest, a)
-		}
+	rest, err := scanFlags(runFlagSet(&f), args)
+	f.rest, f.tool = rest, f.mode == "tool"
+	if err != nil {
+		return f, err
 	}
 	if f.file == "" && len(f.rest) == 1 {
 		f.file = f.rest[0]
 	}
 	return f, nil
+}
+
+// scanFlags reads the flags of fs in args as the reference reads a
+// command's: "--name value" or "--name=value" anywhere (a flag that takes
+// no value ignores one given with "="); every other word, in order, is
+// rest.
+func scanFlags(fs *flag.FlagSet, args []string) (rest []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, value, hasValue := strings.Cut(a, "=")
+		var f *flag.Flag
+		if bare, ok := strings.CutPrefix(name, "--"); ok {
+			f = fs.Lookup(bare)
+		}
+		switch {
+		case f == nil:
+			rest = append(rest, a)
+			continue
+		case isBoolFlag(f):
+			value = "true"
+		case !hasValue:
+			if i+1 >= len(args) {
+				return rest, fmt.Errorf("%s needs a value", name)
+			}
+			i++
+			value = args[i]
+		}
+		if err := fs.Set(f.Name, value); err != nil {
+			return rest, err
+		}
+	}
+	return rest, nil
 }
 
 // runOutput writes a run's outcome in the chosen mode and returns the exit
@@ -134,27 +157,42 @@ func (o runOutput) fail(errorType, message string, code int, extra ...any) int {
 	switch {
 	case o.tool:
 		envelope.Write(o.stdout, envelope.Failure(errorType, message, extra...))
-	case errorType == envelope.RuntimeError:
+	case referenceVoice && errorType == envelope.RuntimeError:
 		fmt.Fprintf(o.stderr, "Error: %s\n", message)
-	default: // the reference prints usage errors bare
+	case referenceVoice:
 		fmt.Fprintln(o.stderr, message)
+	default:
+		fmt.Fprintf(o.stderr, "lobster: %s\n", message)
 	}
 	return code
 }
 
 func runRun(args []string, stdout, stderr io.Writer) int {
+	cmd := cmdNamed("run")
 	if asksHelp(args) {
-		fmt.Fprint(stdout, runUsageText)
+		fmt.Fprint(stdout, helpPage(cmd))
 		return exitOK
 	}
 	flags, err := parseRunArgs(args)
 	out := runOutput{tool: flags.tool, stdout: stdout, stderr: stderr}
+	if !out.tool && err == nil {
+		// The reference takes what is not a flag of run for a pipeline,
+		// and fails with "Unknown command: --frob"; a person gets the
+		// flag's name and the usage.
+		if msg := strayWords(cmd, flags.rest); msg != "" {
+			return usageError(stderr, cmd, "%s", msg)
+		}
+	}
 	if text, ok := pipelineText(flags); ok && err == nil {
 		return runPipeline(flags, text, os.Stdin, stdout, stderr)
 	}
 	switch {
+	case err != nil && !out.tool:
+		return usageError(stderr, cmd, "run %s", err)
 	case err != nil:
 		return out.fail(envelope.ParseError, "run "+err.Error(), exitUsage)
+	case flags.file == "" && !out.tool:
+		return usageError(stderr, cmd, "run needs a workflow file or a pipeline")
 	case flags.file == "":
 		return out.fail(envelope.ParseError, "run needs a workflow file or a pipeline: lobster run [--file] PATH, or lobster run '<pipeline>'", exitUsage)
 	}
@@ -198,7 +236,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	stepsOnOneCore()
 	display.start()
 	res, err := engine.Run(ctx, file, opts)
-	display.end()
+	display.end(err == nil && res.Status != envelope.StatusCancelled)
 	if code := signalled(); code != 0 {
 		out.fail(envelope.RuntimeError, "run cancelled by signal", code)
 		return code
@@ -255,18 +293,34 @@ func loadValidated(path string, out runOutput, ignore []string) (file *ast.File,
 			others = append(others, d)
 		}
 	}
-	if len(others) > 0 {
-		source.WriteText(out.stderr, files, others, false)
-	}
-	if len(errs) > 0 {
-		if !out.tool {
-			source.WriteText(out.stderr, files, errs, false)
-			return nil, exitUsage
+	switch {
+	case len(errs) > 0 && !out.tool:
+		// What stops the run first, then what does not, then what
+		// happened.
+		source.WriteText(out.stderr, files, errs, false)
+		if len(others) > 0 {
+			source.WriteText(out.stderr, files, others, false)
+		}
+		fmt.Fprintf(out.stderr, "lobster: nothing ran: %s has %s (shown above)\n", path, count(len(errs), "error"))
+		return nil, exitUsage
+	case len(errs) > 0:
+		if len(others) > 0 {
+			source.WriteText(out.stderr, files, others, false)
 		}
 		envelope.Write(out.stdout, envelope.Validation(errs))
 		return nil, exitUsage
+	case len(others) > 0:
+		source.WriteText(out.stderr, files, others, false)
 	}
 	return file, exitOK
+}
+
+// count is "1 error", "3 errors".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // terminal is where interactive gates ask, when standard input is a
@@ -287,6 +341,34 @@ func terminal(in *os.File, stdout, stderr io.Writer, display *progress) *engine.
 	}
 	return t
 }
+
+// strayWords is what is wrong with the words of a human-mode run that
+// are not its flags, when they are meant as a workflow file and more, not
+// as a pipeline: an unknown flag, or a second word after the file; "" when
+// nothing is.
+func strayWords(cmd *command, rest []string) string {
+	if len(rest) == 0 {
+		return ""
+	}
+	if isFlagWord(rest[0]) {
+		return unknownFlag(cmd, rest[0]) // no pipeline starts with a dash
+	}
+	if !looksLikeWorkflowFile(rest[0]) {
+		return "" // a pipeline: its words are its stages' flags and arguments
+	}
+	for _, w := range rest[1:] {
+		if isFlagWord(w) {
+			return unknownFlag(cmd, w)
+		}
+	}
+	if len(rest) > 1 {
+		return fmt.Sprintf("run takes one workflow file: %q is one word too many", rest[1])
+	}
+	return ""
+}
+
+// isFlagWord says whether a word of a command line is meant as a flag.
+func isFlagWord(w string) bool { return len(w) > 1 && w[0] == '-' }
 
 // asksHelp says whether any argument is -h or --help: as in the
 // reference, that wins over everything else on the command line.

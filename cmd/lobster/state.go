@@ -15,10 +15,13 @@ import (
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
-const stateHelp = `usage: lobster state list [--format text|json]
-       lobster state prune [--older-than DURATION] [--dry-run] [--format text|json]
+// The text of lobster help state.
+var stateUsage = []string{
+	"lobster state list [--format text|json]",
+	"lobster state prune [--older-than DURATION] [--dry-run] [--format text|json]",
+}
 
-State shows and cleans the state directory (LOBSTER_STATE_DIR, default
+const stateDoc = `State shows and cleans the state directory (LOBSTER_STATE_DIR, default
 ~/.lobster/state), where paused runs wait for "lobster resume".
 
 list prints the paused runs, oldest first: the approval id, what the run
@@ -34,54 +37,70 @@ whose run is gone. Paused runs are kept unless --older-than is given:
 then those paused longer than DURATION go too, with their approval ids (a
 resume of one of them is refused as unknown). DURATION is a Go duration
 (90m, 12h) or a number of days (7d). --dry-run prints what would go and
-removes nothing. Each removal is one line: the file, what it was, why.
+removes nothing. Each removal is one line: the file, what it was, why.`
 
-Exit codes: 0 success; 1 the directory could not be read or a file could
-not be removed; 2 a usage error.
-`
+const stateMore = `Exit codes: 0 success; 1 the directory could not be read or a file could
+not be removed; 2 a usage error.`
 
-func runState(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, stateHelp)
-		return exitUsage
-	}
-	if asksHelp(args[:1]) || args[0] == "help" {
-		fmt.Fprint(stdout, stateHelp)
-		return exitOK
-	}
-	fs := flag.NewFlagSet("state "+args[0], flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	format := fs.String("format", "text", "")
-	var olderThan time.Duration
-	var dryRun bool
-	switch args[0] {
+// stateOptions are the options of lobster state's subcommands.
+type stateOptions struct {
+	format    string
+	olderThan time.Duration
+	dryRun    bool
+}
+
+// stateFlagSet is the flags of lobster state sub (list or prune), set in
+// o; nil for another sub.
+func stateFlagSet(sub string, o *stateOptions) *flag.FlagSet {
+	fs := flag.NewFlagSet("state "+sub, flag.ContinueOnError)
+	fs.StringVar(&o.format, "format", "text", "`text|json` print a table, or JSON")
+	switch sub {
 	case "list":
 	case "prune":
-		fs.Func("older-than", "", func(s string) (err error) {
-			olderThan, err = parseAge(s)
+		fs.Func("older-than", "remove the runs paused longer than `DURATION` too", func(s string) (err error) {
+			o.olderThan, err = parseAge(s)
 			return err
 		})
-		fs.BoolVar(&dryRun, "dry-run", false, "")
+		fs.BoolVar(&o.dryRun, "dry-run", false, "print what would go, and remove nothing")
 	default:
-		fmt.Fprintf(stderr, "lobster: unknown state command %q\nRun \"lobster help state\" for usage.\n", args[0])
-		return exitUsage
+		return nil
 	}
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, stateHelp)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "lobster: state %s: %v\n", args[0], err)
-		return exitUsage
+	return fs
+}
+
+// stateFlagSets are the flag sets of lobster state, for its help.
+func stateFlagSets() []namedFlags {
+	return []namedFlags{
+		{"Flags of list", stateFlagSet("list", new(stateOptions))},
+		{"Flags of prune", stateFlagSet("prune", new(stateOptions))},
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "lobster: state %s: unexpected argument %q\n", args[0], fs.Arg(0))
-		return exitUsage
+}
+
+func runState(args []string, stdout, stderr io.Writer) int {
+	cmd := cmdNamed("state")
+	if len(args) == 0 {
+		return usageError(stderr, cmd, "state needs a subcommand: list or prune")
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "lobster: state %s: --format must be text or json\n", args[0])
-		return exitUsage
+	if asksHelp(args[:1]) || args[0] == "help" {
+		fmt.Fprint(stdout, helpPage(cmd))
+		return exitOK
 	}
+	var o stateOptions
+	fs := stateFlagSet(args[0], &o)
+	if fs == nil {
+		return usageError(stderr, cmd, "unknown state command %q%s", args[0], suggestion(args[0], []string{"list", "prune"}, ""))
+	}
+	pos, code, done := parseFlags(cmd, fs, args[1:], false, stdout, stderr)
+	if done {
+		return code
+	}
+	if len(pos) > 0 {
+		return usageError(stderr, cmd, "state %s: unexpected argument %q", args[0], pos[0])
+	}
+	if o.format != "text" && o.format != "json" {
+		return usageError(stderr, cmd, "state %s: --format must be text or json", args[0])
+	}
+	format, olderThan, dryRun := &o.format, o.olderThan, o.dryRun
 	dir, err := state.DefaultDir(os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "lobster: %v\n", err)

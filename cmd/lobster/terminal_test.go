@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // writeFile writes a workflow file into dir.
@@ -31,18 +33,32 @@ const gatedDeploy = `steps:
 
 // TestTerminalApproval: on a terminal an approval shows its prompt,
 // preview and who may approve, then asks; the answer's output is all that
-// standard output gets.
+// standard output gets. The progress says, in one line, that the step ran
+// and waits, then that it was approved.
 func TestTerminalApproval(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "w.lobster", gatedDeploy)
 	s := startPTY(t, dir, []string{"LOBSTER_APPROVAL_APPROVED_BY=ann"}, "run", "w.lobster")
+	s.expect("\r\x1b[2K\x1b[33m⏸\x1b[m [1/2] deploy  ")
+	s.expect("waiting for approval\n")
 	s.expect("Approval needed: step deploy\n")
 	s.expect("  Preview:\n    app-prod\n    checks passed\n")
 	s.expect("  Approver: ann only; you are ann (LOBSTER_APPROVAL_APPROVED_BY)\n")
 	s.expect("Deploy app-prod? [y/N] ")
 	s.send("y\n")
+	s.expect("\x1b[32m✓\x1b[m [1/2] deploy  approved\n")
+	s.expect("\x1b[32m✓\x1b[m [2/2] ship  ")
 	if code := s.wait(); code != 0 {
 		t.Fatalf("exit %d:\n%s", code, s.text())
+	}
+	var deploy []string
+	for _, l := range screenLines(s.text()) {
+		if strings.Contains(l, "[1/2] deploy") {
+			deploy = append(deploy, l)
+		}
+	}
+	if len(deploy) != 2 {
+		t.Errorf("the lines about deploy are %q, want 2 (waiting, approved)", deploy)
 	}
 	if got, want := s.out.String(), "[\n  \"shipped, approved by ann\\n\"\n]\n"; got != want {
 		t.Errorf("stdout %q, want %q", got, want)
@@ -64,9 +80,9 @@ func TestTerminalApprovalChecksApproverFirst(t *testing.T) {
 		if code != 1 || strings.Contains(text, "[y/N]") || !strings.Contains(text, "Approval needed: step deploy\n") {
 			t.Errorf("%v: exit %d, want 1 and no question:\n%s", env, code, text)
 		}
-		want := "lobster: step deploy: Workflow step deploy approval requires approver identity; set LOBSTER_APPROVAL_APPROVED_BY\n"
+		want := "lobster: Workflow step deploy approval requires approver identity; set LOBSTER_APPROVAL_APPROVED_BY\n"
 		if env != nil {
-			want = "lobster: step deploy: Workflow step deploy approval requires approver 'ann', got 'bob'\n"
+			want = "lobster: Workflow step deploy approval requires approver 'ann', got 'bob'\n"
 		}
 		if !strings.Contains(text, want) {
 			t.Errorf("%v: no %q in\n%s", env, want, text)
@@ -74,6 +90,51 @@ func TestTerminalApprovalChecksApproverFirst(t *testing.T) {
 		if s.out.Len() != 0 {
 			t.Errorf("%v: stdout %q", env, s.out.String())
 		}
+	}
+}
+
+// screenLines are the lines a terminal shows for text: of a line redrawn
+// in place ("\r", erase), what was drawn last, without colours.
+func screenLines(text string) []string {
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if i := strings.LastIndex(l, "\r"); i >= 0 {
+			l = l[i+1:]
+		}
+		lines = append(lines, ansi.Strip(l))
+	}
+	return lines
+}
+
+// TestTerminalApprovalRefused: "n" stops the run at the gate, and says so.
+func TestTerminalApprovalRefused(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "w.lobster", gatedDeploy)
+	s := startPTY(t, dir, []string{"LOBSTER_APPROVAL_APPROVED_BY=ann"}, "run", "w.lobster")
+	s.expect("Deploy app-prod? [y/N] ")
+	s.send("n\n")
+	s.expect("lobster: step deploy was not approved: nothing after it ran\n")
+	if code := s.wait(); code != 1 {
+		t.Errorf("exit %d, want 1:\n%s", code, s.text())
+	}
+	if text := ansi.Strip(s.text()); strings.Contains(text, "ship") || strings.Contains(text, "approved\n") {
+		t.Errorf("the run went on:\n%s", text)
+	}
+	if s.out.Len() != 0 {
+		t.Errorf("stdout %q", s.out.String())
+	}
+}
+
+// TestTerminalResumeUsage: lobster resume without arguments, typed at a
+// terminal, prints its usage, not the envelope a program gets.
+func TestTerminalResumeUsage(t *testing.T) {
+	s := startTerminal(t, t.TempDir(), nil, "resume")
+	if code := s.wait(); code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	text := s.text()
+	if !strings.HasPrefix(text, "usage: lobster resume (--token TOKEN | --id ID) ") || !strings.HasSuffix(text, "Run \"lobster help resume\" for details.\n") || strings.Contains(text, "{") {
+		t.Errorf("the terminal showed:\n%s", text)
 	}
 }
 
@@ -102,6 +163,8 @@ func TestTerminalInput(t *testing.T) {
 	s.send("{\"count\": 3.5}\n")
 	s.expect("  Does not match the schema at /count: must be integer. Try again, or Ctrl-D to cancel the run.\nEnter JSON response: ")
 	s.send("{\"count\": 3}\n")
+	s.expect("\x1b[32m✓\x1b[m [1/2] ask  ")
+	s.expect("\x1b[32m✓\x1b[m [2/2] show  ")
 	if code := s.wait(); code != 0 {
 		t.Fatalf("exit %d:\n%s", code, s.text())
 	}
@@ -170,6 +233,20 @@ func TestTerminalProgress(t *testing.T) {
 	s.wait()
 	if text := s.text(); strings.Contains(text, "\x1b[3") || strings.Contains(text, "\x1b[2m") {
 		t.Errorf("colours with NO_COLOR:\n%q", text)
+	}
+
+	// A step that fails: its line stays, marked, then the run's error
+	// names it, with the end of its standard error.
+	writeFile(t, dir, "fail.lobster", "steps:\n  - id: build\n    run: echo 'no rule to make app' >&2; exit 2\n  - id: after\n    run: echo never\n")
+	s = startPTY(t, dir, nil, "run", "fail.lobster")
+	s.expect("\r\x1b[2K⠋ [1/2] build  0.0s")
+	s.expect("\x1b[31m✗\x1b[m [1/2] build  failed after ")
+	s.expect("lobster: step build failed: its command exited with status 2\n  stderr:\n    no rule to make app\n")
+	if code := s.wait(); code != 1 {
+		t.Errorf("exit %d, want 1:\n%s", code, s.text())
+	}
+	if text := s.text(); strings.Contains(text, "[2/2]") || s.out.Len() != 0 {
+		t.Errorf("the run went on; stdout %q:\n%s", s.out.String(), text)
 	}
 
 	// --progress none: nothing but the run's own log.

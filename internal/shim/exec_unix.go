@@ -7,7 +7,8 @@ import (
 	"syscall"
 )
 
-// run replaces the process with lobster running the pipeline.
-func run(lobster, pipeline string) error {
-	return syscall.Exec(lobster, []string{"lobster", pipeline}, os.Environ())
+// run replaces the process with lobster running the pipeline, named
+// command (see Main).
+func run(lobster, command, pipeline string) error {
+	return syscall.Exec(lobster, []string{command, pipeline}, os.Environ())
 }

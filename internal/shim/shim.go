@@ -55,16 +55,36 @@ func Lobster(self string) (string, error) {
 	return exec.LookPath("lobster")
 }
 
+// Commands are the programs that are shims.
+var Commands = []string{"openclaw.invoke", "clawd.invoke"}
+
+// IsShim says whether lobster runs for a shim: its argv[0] is the name
+// of one (see Main).
+func IsShim(argv0 string) bool {
+	name := filepath.Base(argv0)
+	if strings.EqualFold(filepath.Ext(name), ".exe") {
+		name = name[:len(name)-len(".exe")]
+	}
+	for _, c := range Commands {
+		if name == c {
+			return true
+		}
+	}
+	return false
+}
+
 // Main runs command's shim with args (without the program name) and
 // returns the exit code: lobster's, or 1 when lobster cannot be started
-// (explained on stderr).
+// (explained on stderr). lobster runs under the name command (its
+// argv[0]; see IsShim), and so speaks as the reference's program does:
+// its errors are "Error: ...", which a step's errorMessage carries.
 func Main(command string, args []string, stderr io.Writer) int {
 	self, _ := os.Executable()
 	lobster, err := Lobster(self)
 	if err == nil {
 		// On Unix this does not return: the process becomes lobster, so
 		// that its exit code and signals are the shim's.
-		err = run(lobster, Pipeline(command, args))
+		err = run(lobster, command, Pipeline(command, args))
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {

@@ -29,6 +29,10 @@ func isYes(answer string) bool {
 	return false
 }
 
+// ErrNotApproved is the failure of a run whose approval was refused on
+// the terminal, in the reference's words.
+var ErrNotApproved = errors.New("Not approved")
+
 // How much of a gate's request the terminal shows.
 const (
 	shownLines = 12 // of a preview
@@ -63,7 +67,7 @@ func (x *local) ask(ctx context.Context, t *Terminal, g *Gate) (*Decision, error
 			return nil, err
 		}
 		if !isYes(strings.TrimSpace(answer)) {
-			return nil, errors.New("Not approved")
+			return nil, ErrNotApproved
 		}
 		yes := true
 		return &Decision{Approve: &yes, Approver: approver, Response: jsvalue.Undefined}, nil
