@@ -290,8 +290,8 @@ func (r *runner) subWorkflow(ctx Ctx, step *ast.Step, dispatched func()) (*jsval
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(r.opts.FilePath), path)
 	}
-	if computed && !within(filepath.Dir(r.opts.FilePath), path) {
-		return nil, outsideError(id, written, path, filepath.Dir(r.opts.FilePath))
+	if err := ChildContained(id, written, path, filepath.Dir(r.opts.FilePath), computed); err != nil {
+		return nil, err
 	}
 	loaded, err := r.x.LoadWorkflow(ctx, path)
 	if errors.Is(err, ErrWorkflowNotFound) {
@@ -302,8 +302,8 @@ func (r *runner) subWorkflow(ctx Ctx, step *ast.Step, dispatched func()) (*jsval
 	}
 	real := loaded.Path
 	// Through symbolic links too, before anything of the file is shown.
-	if dir := filepath.Dir(r.currentFile()); computed && !within(dir, real) {
-		return nil, outsideError(id, written, real, dir)
+	if err := ChildContained(id, written, real, filepath.Dir(r.currentFile()), computed); err != nil {
+		return nil, err
 	}
 	if slices.Contains(r.opts.Active, real) {
 		return nil, fmt.Errorf("Workflow step %s creates a cycle: %s is already being executed", id, real)
@@ -382,10 +382,20 @@ func within(dir, path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// outsideError refuses a sub-workflow path built from args or step output
-// that leads out of the calling file's directory: whoever passes the args
-// would choose any file on the machine.
-func outsideError(id, written, path, dir string) error {
+// ChildContained is the rule for the path of step id's child workflow, as
+// written and as it leads to path, against dir, the calling file's
+// directory: a path built from args or step output (computed) must stay
+// inside dir, or whoever passes the args would choose any file on the
+// machine; a path written literally may go anywhere. path and dir are
+// compared as given (absolute, or both relative to one directory): check
+// the path as joined before anything is read, and again with symbolic
+// links resolved in both. The runtime and the planner (plan, graph, the
+// dry-run and every preview) share it, so that no preview reads or shows a
+// file a run would refuse.
+func ChildContained(id, written, path, dir string, computed bool) error {
+	if !computed || within(dir, path) {
+		return nil
+	}
 	return fmt.Errorf("Workflow step %s: the workflow path %q leads to %s, outside %s (the calling file's directory); "+
 		"a path built from args or step output must stay inside it (a path written literally may go anywhere)", id, written, path, dir)
 }

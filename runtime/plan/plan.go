@@ -622,11 +622,25 @@ func (fb *fileBuilder) child(s *ast.Step, id string) *Child {
 		path = filepath.Join(filepath.Dir(fb.path), path)
 	}
 	c.File = path
+	// As a run does, before the file is read: a path built from args stays
+	// in the calling file's directory, symbolic links resolved too.
+	written := strText(s.Workflow)
+	computed := c.Path != written
+	if err := engine.ChildContained(id, written, path, filepath.Dir(fb.path), computed); err != nil {
+		c.Error = err.Error()
+		return c
+	}
+	abs := canonical(path)
+	if real, err := filepath.EvalSymlinks(abs); err == nil { // a missing file is not found, as in a run
+		if err := engine.ChildContained(id, written, real, filepath.Dir(fb.stack[len(fb.stack)-1]), computed); err != nil {
+			c.Error = err.Error()
+			return c
+		}
+	}
 	if len(fb.stack) >= maxDepth {
 		c.Error = fmt.Sprintf("workflows nested more than %d deep", maxDepth)
 		return c
 	}
-	abs := canonical(path)
 	for _, p := range fb.stack {
 		if p == abs {
 			c.Error = fmt.Sprintf("Workflow step %s creates a cycle: %s is already being executed", id, abs)

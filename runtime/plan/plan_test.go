@@ -15,6 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/plan"
@@ -414,4 +415,90 @@ func TestGraphFormat(t *testing.T) {
 	if _, err := p.Graph("svg"); err == nil || err.Error() != "graph --format must be one of: mermaid, dot, ascii" {
 		t.Errorf("Graph(svg) error = %v", err)
 	}
+}
+
+// TestChildContainment: a child path built from args is held to the run's
+// rule (engine.ChildContained) before the file is read, so that plan,
+// graph and the dry-run never read or show a file a run would refuse; a
+// path written literally may go anywhere, as in a run.
+func TestChildContainment(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		path := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("flows/parent.lobster", "args: {flow: {default: child}}\nsteps:\n  - id: sub\n    workflow: ./${flow}.lobster\n")
+	write("flows/any.lobster", "args: {path: {default: child.lobster}}\nsteps:\n  - id: sub\n    workflow: ${path}\n")
+	write("flows/literal.lobster", "steps:\n  - id: sub\n    workflow: ../outside.lobster\n")
+	write("flows/child.lobster", "steps:\n  - id: hi\n    run: echo inside\n")
+	write("flows/nested/keep", "")
+	write("outside.lobster", "steps:\n  - id: out\n    run: echo SECRET\n")
+	outside := filepath.Join(dir, "outside.lobster")
+	if err := os.Symlink("../outside.lobster", filepath.Join(dir, "flows/link.lobster")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		file, args string
+		refused    bool
+	}{
+		{"parent", `{}`, false},
+		{"parent", `{"flow":"nested/../child"}`, false},
+		{"parent", `{"flow":"../outside"}`, true},
+		{"parent", `{"flow":"link"}`, true},       // inside by name, outside by its link
+		{"parent", `{"flow":"../missing"}`, true}, // refused before it is looked for
+		{"any", `{"path":"` + outside + `"}`, true},
+		{"literal", `{}`, false},
+	} {
+		path := filepath.Join(dir, "flows", tt.file+".lobster")
+		src, _ := os.ReadFile(path)
+		f, _ := parser.Parse(path, src)
+		args, err := jsvalue.Parse([]byte(tt.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var read []string
+		p, err := plan.Build(f, plan.Options{Path: path, Args: args, ReadFile: func(name string) ([]byte, error) {
+			read = append(read, name)
+			return parser.ReadFile(name)
+		}})
+		if err != nil {
+			t.Fatalf("%s %s: %v", tt.file, tt.args, err)
+		}
+		c := p.Steps[0].Workflow
+		texts := []string{p.Text()}
+		for _, format := range plan.GraphFormats {
+			g, err := p.Graph(format)
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts = append(texts, g)
+		}
+		shown := strings.Contains(strings.Join(texts, "\n"), "SECRET")
+		if !tt.refused {
+			if c.Plan == nil {
+				t.Errorf("%s %s: not planned: %s", tt.file, tt.args, c.Error)
+			}
+			continue
+		}
+		want := `Workflow step sub: the workflow path "` + strText(t, f) + `" leads to `
+		if c.Plan != nil || !strings.HasPrefix(c.Error, want) || !strings.Contains(c.Error, "(the calling file's directory)") {
+			t.Errorf("%s %s: planned %v, error %q; want it refused", tt.file, tt.args, c.Plan != nil, c.Error)
+		}
+		if len(read) > 0 || shown {
+			t.Errorf("%s %s: read %v, shown %v; want nothing read or shown", tt.file, tt.args, read, shown)
+		}
+		if !strings.Contains(p.Text(), "not planned: "+c.Error) {
+			t.Errorf("%s %s: the text does not say why:\n%s", tt.file, tt.args, p.Text())
+		}
+	}
+}
+
+// strText is the workflow: path of f's first step, as written.
+func strText(t *testing.T, f *ast.File) string {
+	t.Helper()
+	list, _ := f.Workflow.Steps.Value.(*ast.StepList)
+	return ast.ScalarOf(list.Steps()[0].Workflow.Value).Text
 }
