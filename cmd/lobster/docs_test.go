@@ -29,9 +29,10 @@ package main
 //     (a schematic JSON shape with "…"); <!-- requires: PROGRAM --> runs the
 //     block only when PROGRAM is on PATH.
 //
-// Documents generated from code are left out (docs/diagnostics.md: it is
-// written from the checker's registry, and its examples are fragments of
-// files, not files).
+// Documents marked "<!-- Generated from" are left out (docs/diagnostics.md:
+// it is written from the checker's registry, and its examples are fragments
+// of files, not files). docs/workflow-format.md, written from lang/schema,
+// is run like the others.
 
 import (
 	"bytes"

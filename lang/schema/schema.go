@@ -1,7 +1,8 @@
 // Package schema describes the workflow format as Go types and generates its
 // JSON Schema (draft 2020-12) from them with github.com/invopop/jsonschema:
 // `lobster schema` prints it and schema/lobster.schema.json is the committed
-// copy, for editors (yaml-language-server) and other tools.
+// copy, for editors (yaml-language-server) and other tools. Reference writes
+// docs/workflow-format.md, the reference of the format, from the same types.
 //
 // The schema checks the shape of a file: the keys the runtime reads, their
 // types, enums and ranges, and the combinations the runtime rejects at load
@@ -151,10 +152,15 @@ func descriptions(src, pkg string) (map[string]string, error) {
 }
 
 // typeDescription is a type's doc comment as a description: "Step is one
-// step of the workflow." becomes "One step of the workflow."
+// step of the workflow." becomes "One step of the workflow.", "Retry
+// re-runs a failed step." becomes "Re-runs a failed step."
 func typeDescription(name, doc string) string {
 	d := oneLine(doc)
-	if rest, ok := strings.CutPrefix(d, name+" is "); ok && rest != "" {
+	rest, ok := strings.CutPrefix(d, name+" is ")
+	if !ok {
+		rest, ok = strings.CutPrefix(d, name+" ") // "Retry re-runs…"
+	}
+	if ok && rest != "" {
 		d = strings.ToUpper(rest[:1]) + rest[1:]
 	}
 	return d

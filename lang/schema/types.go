@@ -5,7 +5,7 @@ package schema
 // embedded, with go/parser), so write them for the people who read them in
 // an editor's hover. The wording follows workflow-files.md (WF §n).
 
-// Workflow is a Lobster workflow file (.lobster, YAML 1.2 or JSON): arguments, environment and steps that run in file order. Keys the runtime does not read are allowed by this schema (lobster check reports them).
+// Workflow is a Lobster workflow file (.lobster, YAML 1.2 or JSON): arguments, environment and steps that run in file order. Other keys are allowed: the runtime ignores them, and lobster check reports them.
 type Workflow struct {
 	// The workflow's name. Informational: the runtime does not use it.
 	Name string `json:"name,omitempty"`
@@ -107,7 +107,7 @@ type Approval struct {
 	InitiatedBy string `json:"initiated_by,omitempty"`
 	// The camelCase spelling of initiated_by; it wins when both are given.
 	InitiatedByCamel string `json:"initiatedBy,omitempty"`
-	// The only approver allowed, compared with LOBSTER_APPROVAL_APPROVED_BY when the run is resumed (a self-declared name, not authenticated).
+	// The only approver allowed, compared with LOBSTER_APPROVAL_APPROVED_BY of whoever approves (a self-declared name, not authenticated).
 	RequiredApprover string `json:"required_approver,omitempty"`
 	// The camelCase spelling of required_approver; it wins when both are given.
 	RequiredApproverCamel string `json:"requiredApprover,omitempty"`
