@@ -246,8 +246,7 @@ func (an *analysis) fieldItems(site *check.StepInfo, id string, r protocol.Range
 	return items
 }
 
-// produces reports whether a step's result can have a field
-// (workflow-files.md §3.1).
+// produces reports whether a step's result can have a field.
 func produces(si *check.StepInfo, field string) bool {
 	st := si.Step
 	switch field {

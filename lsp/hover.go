@@ -16,7 +16,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-// resultFields are the fields of a step result (workflow-files.md §3.1), in
+// resultFields are the fields of a step result, in
 // the order completion offers them, with what each holds.
 var resultFields = []struct{ name, doc string }{
 	{"stdout", "the step's output as a string (a shell's stdout untrimmed, trailing newline included)"},
@@ -80,7 +80,7 @@ func hover(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) (
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &r}, nil
 }
 
-// stepKind names what a step does (workflow-files.md §2.2).
+// stepKind names what a step does.
 func stepKind(st *ast.Step) string {
 	switch {
 	case st.Run != nil || st.Command != nil:

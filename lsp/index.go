@@ -211,7 +211,7 @@ func (an *analysis) argEnvTarget(name string, span source.Span) (target, bool) {
 		return target{}, false
 	}
 	t := target{kind: argEnv, span: span, name: name}
-	// The last declared arg with that variable sets it (WF §3.6).
+	// The last declared arg with that variable sets it.
 	for _, fd := range an.info().Args {
 		if check.ArgEnvName(fd.Name()) == suffix {
 			t.arg = fd

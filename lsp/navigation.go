@@ -327,7 +327,7 @@ func (an *analysis) renameEdits(t target, name string) ([]protocol.TextEdit, err
 }
 
 // isRefName reports whether a name can be written in $id.path and ${name}
-// ([A-Za-z0-9_-]+, WF §3.2).
+// ([A-Za-z0-9_-]+).
 func isRefName(name string) bool {
 	if name == "" {
 		return false

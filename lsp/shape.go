@@ -16,7 +16,7 @@ import (
 
 // This file works out what is known, before a run, of the JSON a step
 // result holds: the keys of $id.json, $id.response and $id.subject, and
-// where each comes from (workflow-files.md §2.4–2.9). Completion offers the
+// where each comes from. Completion offers the
 // keys after "$id.json." and hover says where a key comes from.
 
 // A shape is what is known of a JSON value: the keys of an object, and

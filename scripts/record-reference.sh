@@ -5,7 +5,7 @@
 # The reference is the npm package @clawdbot/lobster@2026.9.13. It is installed
 # into a temporary directory and never copied into this repository. Only its
 # outputs are recorded: one JSON line per file from scripts/reference-load.mjs,
-# which calls the package's loadWorkflowFile (parse + §1.6 validation) and
+# which calls the package's loadWorkflowFile (parse and load-time validation) and
 # runs no steps.
 #
 # Outputs:

@@ -6,9 +6,9 @@
 // installed copy of the npm package @clawdbot/lobster (version 2026.9.13) and
 // calls it on each file given on the command line. loadWorkflowFile parses the
 // file (JSON.parse for .json, yaml v2 `parse()` for anything else) and runs
-// the load-time validation of workflow-files.md §1.6. It does not run steps,
+// the load-time validation. It does not run steps,
 // evaluate conditions or check that files named by `workflow:` exist.
-// It does not apply the CLI's extension check either (§1.1).
+// It does not apply the CLI's extension check either.
 //
 // Usage:
 //   LOBSTER_REF_DIR=/tmp/ref/node_modules/@clawdbot/lobster \

@@ -16,10 +16,10 @@ import (
 	"github.com/lobsterdev/lobster/runtime/pipeline"
 )
 
-// This file runs pipelines from the command line: `lobster '<pipeline>'`
-// and `lobster run [--mode tool] '<pipeline>'` (pipelines-runtime-cli.md
-// §4.1). As in the reference, the words that are not run's own flags are
-// joined with single spaces into the pipeline text.
+// This file runs pipelines from the command line: `lobster '<pipeline>'` and
+// `lobster run [--mode tool] '<pipeline>'`. As in the reference, the words
+// that are not run's own flags are joined with single spaces into the
+// pipeline text.
 
 // pipelineText is the pipeline run's arguments hold, and whether they hold
 // one: not when --file names a workflow, nor when the only word looks like

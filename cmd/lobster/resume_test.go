@@ -285,7 +285,7 @@ func pauseInput(t *testing.T, dir string, args ...string) (token string, saved m
 }
 
 // TestPipelineAskState: a pipeline step that asks saves the reference's
-// pipeline_command state (spec 5.1 #15, #18): the stages, the stage that
+// pipeline_command state: the stages, the stage that
 // asked, the step's items; a second ask pauses again at stage 1.
 func TestPipelineAskState(t *testing.T) {
 	dir := t.TempDir()
@@ -308,7 +308,7 @@ func TestPipelineAskState(t *testing.T) {
 	}
 }
 
-// TestPipelineAskInvariants (spec 5.1 #17, #19): with --allow-changed, a
+// TestPipelineAskInvariants: with --allow-changed, a
 // resume still refuses a pipeline or a condition that changed, runs
 // nothing and keeps the token.
 func TestPipelineAskInvariants(t *testing.T) {

@@ -14,11 +14,11 @@ var AbsolutePath = &Analyzer{
 	Severity: source.Info,
 	Summary:  "an absolute path in cwd, workflow: or as a command's program ties the workflow to one machine",
 	Doc: `Workflow files are committed and shared, and a path such as /home/alice/skills/run.sh or
-/opt/acme/bin/deploy exists on one machine only (UN §1.16). The rule looks at cwd, workflow: and
+/opt/acme/bin/deploy exists on one machine only. The rule looks at cwd, workflow: and
 the program (or the script given to an interpreter) of each command in run/command text. System
 locations (/usr, /bin, /etc, /tmp, /dev, /var…) are not reported. Pass the location as an arg
 ("cwd: ${root}") or rely on PATH; a relative workflow: path resolves against the calling file's
-directory (WF §2.7).`,
+directory.`,
 	Bad:  "steps:\n  - id: deploy\n    run: /opt/acme/bin/deploy --prod",
 	Good: "args:\n  acme_bin: {default: /opt/acme/bin}\nsteps:\n  - id: deploy\n    run: \"\\\"$LOBSTER_ARG_ACME_BIN/deploy\\\" --prod\"",
 	Run:  runAbsolutePath,

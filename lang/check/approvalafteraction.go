@@ -14,7 +14,7 @@ var ApprovalAfterAction = &Analyzer{
 	Severity: source.Warning,
 	Summary:  "an approval is on a step that also runs a command, which runs before the approval is asked",
 	Doc: `A gate on a step that has ` + "`run`" + `, ` + "`command`" + `, ` + "`pipeline`" + `, ` + "`workflow`" + ` or ` + "`parallel`" + ` fires
-**after** the step has run and succeeded (WF §2.5 "When the gate fires"):
+**after** the step has run and succeeded:
 ` + "`{run: ./deploy.sh, approval: \"Deploy?\"}`" + ` deploys first and asks afterwards. Put the gate in its own step before the
 action; no ` + "`when`" + ` is needed after it, because a rejection stops the run.
 
@@ -22,7 +22,7 @@ When the command only shows what is being approved (it only prints, reads or ref
 ` + "`printf`" + `, ` + "`cat`" + `, ` + "`jq`" + `, ` + "`head`" + `…, with no redirection to a file; or a pipeline whose stages only
 compute, read or ask a model, such as ` + "`llm.invoke`" + `, ` + "`pick`" + `, ` + "`template`" + `), the combined form is the way to give the approver a
 preview, and the finding is info. The same holds for a command that visibly builds the approval
-request itself (WF §2.5: a JSON ` + "`prompt`" + ` or ` + "`requiresApproval`" + ` in the step's output becomes the
+request itself (a JSON ` + "`prompt`" + ` or ` + "`requiresApproval`" + ` in the step's output becomes the
 request): one that mentions ` + "`requiresApproval`" + `, or has a word such as ` + "`approve`" + `, ` + "`preview`" + `,
 ` + "`plan`" + `, ` + "`--prompt`" + ` or ` + "`--dry-run`" + `.`,
 	Bad: `- id: deploy

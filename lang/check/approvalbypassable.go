@@ -13,9 +13,9 @@ var ApprovalBypassable = &Analyzer{
 	Name:     "approval-bypassable",
 	Severity: source.Warning,
 	Summary:  "an approval gate can be skipped by its condition, and later steps with side effects then run without approval",
-	Doc: `A gate guards everything after it only because a rejection stops the run (WF §2.5). A gate
+	Doc: `A gate guards everything after it only because a rejection stops the run. A gate
 step with a ` + "`when`" + `/` + "`condition`" + ` that is false is skipped: it stores ` + "`{skipped: true}`" + ` and the run
-continues (WF §2.10), so the later steps run without anyone approving them.
+continues, so the later steps run without anyone approving them.
 
 The rule reports such a gate when no later step tests it in its condition (for example
 ` + "`when: $confirm.approved`" + `) and a later step has side effects: a shell command that does more than

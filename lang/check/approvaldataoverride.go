@@ -13,7 +13,7 @@ var ApprovalDataOverride = &Analyzer{
 	Name:     "approval-data-override",
 	Severity: source.Warning,
 	Summary:  "the data being approved can replace the prompt and overlay the identity policy of an approval",
-	Doc: `The approval request is built from the step's result (WF §2.5 steps 2–3): if the step's JSON
+	Doc: `The approval request is built from the step's result: if the step's JSON
 output (for an approval-only step: its ` + "`stdin`" + `) is an object with a truthy ` + "`prompt`" + ` or
 ` + "`requiresApproval.prompt`" + `, that object replaces the configured prompt, items and preview, and its
 ` + "`required_approver`" + ` and ` + "`initiated_by`" + ` overlay the configured ones [verified: data

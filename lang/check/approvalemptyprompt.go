@@ -12,7 +12,7 @@ var ApprovalEmptyPrompt = &Analyzer{
 	Name:     "approval-empty-prompt",
 	Severity: source.Warning,
 	Summary:  "an approval or input prompt is empty",
-	Doc: `In the mapping form a string ` + "`prompt`" + ` is used as it is (WF §2.5, §2.6): an empty or blank
+	Doc: `In the mapping form a string ` + "`prompt`" + ` is used as it is: an empty or blank
 prompt asks the approver (or the person answering an input step) nothing. Write the question, or
 use ` + "`approval: true`" + ` for the default prompt "Approve {id}?".`,
 	Bad:  "- id: confirm\n  approval:\n    prompt: \"\"\n  stdin: $plan.json",

@@ -12,8 +12,8 @@ var ApprovalFieldType = &Analyzer{
 	Name:     "approval-field-type",
 	Severity: source.Error,
 	Summary:  "an approval's prompt, items or preview has the wrong type and is ignored",
-	Doc: `In the mapping form, ` + "`prompt`" + ` and ` + "`preview`" + ` must be strings and ` + "`items`" + ` a list (WF §2.5). A
-value of another type is never validated at load (WF §1.6) and silently ignored at run time: the
+	Doc: `In the mapping form, ` + "`prompt`" + ` and ` + "`preview`" + ` must be strings and ` + "`items`" + ` a list. A
+value of another type is never validated at load and silently ignored at run time: the
 approver sees the default prompt "Approve {id}?", or items and preview taken from the step's output.
 An empty value (null) is reported as a warning: it is ignored the same way, but may be a placeholder.`,
 	Bad:  "- id: confirm\n  approval:\n    prompt: Ship it?\n    items: build, tests, docs",

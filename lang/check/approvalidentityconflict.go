@@ -13,7 +13,7 @@ var ApprovalIdentityConflict = &Analyzer{
 	Severity: source.Error,
 	Summary:  "an approval requires an approver who is also the initiator, and a different approver",
 	Doc: `With ` + "`require_different_approver: true`" + `, the approver must differ from ` + "`initiated_by`" + `; with
-` + "`required_approver`" + `, the approver must be that name (WF §2.5 identity enforcement). When both name
+` + "`required_approver`" + `, the approver must be that name. When both name
 the same person, no one can approve: every resume fails with "approval must be granted by someone
 other than …" or "approval requires approver …". (camelCase spellings win over snake_case ones.)`,
 	Bad: `- id: release

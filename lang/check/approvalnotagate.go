@@ -13,7 +13,7 @@ var ApprovalNotAGate = &Analyzer{
 	Severity: source.Error,
 	Summary:  "an approval value creates no gate (empty, null, a list or a number)",
 	Doc: `Only ` + "`true`" + `, a non-blank string (the prompt; ` + "`required`" + ` means the default prompt) and a
-mapping create a gate (WF §2.5). ` + "`\"\"`" + `, whitespace, ` + "`null`" + `, lists and numbers are silently not
+mapping create a gate. ` + "`\"\"`" + `, whitespace, ` + "`null`" + `, lists and numbers are silently not
 gates: the step runs without asking anyone. ` + "`approval: false`" + ` is reported as a hint: it has no
 effect and can be removed.`,
 	Bad:  "- id: confirm\n  approval: []\n  stdin: $plan.json",

@@ -10,7 +10,7 @@ var ApprovalWithoutContext = &Analyzer{
 	Name:     "approval-without-context",
 	Severity: source.Info,
 	Summary:  "an approval-only step has no stdin, items or preview, so the approver sees only the prompt",
-	Doc: `An approval-only step's result is its ` + "`stdin`" + ` (WF §2.5, §3.1). Without ` + "`stdin`" + ` (and without
+	Doc: `An approval-only step's result is its ` + "`stdin`" + `. Without ` + "`stdin`" + ` (and without
 ` + "`items`" + ` or ` + "`preview`" + ` in the approval mapping), the request carries ` + "`items: []`" + ` and no preview, so
 the approver sees nothing of what is being approved. If the step is also the last one, the
 workflow's output is ` + "`[]`" + ` [verified].`,

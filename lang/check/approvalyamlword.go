@@ -10,8 +10,8 @@ var ApprovalYAMLWord = &Analyzer{
 	Name:     "approval-yaml-word",
 	Severity: source.Error,
 	Summary:  "an approval is a YAML 1.1 boolean word (yes, no, on, off, y, n), which YAML 1.2 reads as a prompt string",
-	Doc: `The reference reads YAML 1.2 (WF §1.2), where ` + "`yes`" + ` and ` + "`no`" + ` are strings, and any non-blank
-string is the gate's prompt (WF §2.5). So ` + "`approval: no`" + ` creates a gate whose prompt is "no": the
+	Doc: `The reference reads YAML 1.2, where ` + "`yes`" + ` and ` + "`no`" + ` are strings, and any non-blank
+string is the gate's prompt. So ` + "`approval: no`" + ` creates a gate whose prompt is "no": the
 opposite of what is written (error). ` + "`approval: yes`" + ` creates the intended gate but with the prompt
 "yes" (info).`,
 	Bad:  "- id: cleanup\n  run: ./cleanup.sh\n  approval: no",

@@ -13,9 +13,9 @@ var ApprovedOnNonGate = &Analyzer{
 	Name:     "approved-on-non-gate",
 	Severity: source.Error,
 	Summary:  "a reference reads .approved of a step that has no approval gate",
-	Doc: "`approved` is set only when an approval gate is granted (WF §2.5, §3.1). On any other step " +
-		"`$x.approved` is undefined: it renders as `\"false\"` in text (WF §3.3) and is false in conditions " +
-		"(WF §3.7), so `when: $x.approved` never runs its step. An `approval` of `false`, `\"\"`, `null`, " +
+	Doc: "`approved` is set only when an approval gate is granted. On any other step " +
+		"`$x.approved` is undefined: it renders as `\"false\"` in text and is false in conditions, " +
+		"so `when: $x.approved` never runs its step. An `approval` of `false`, `\"\"`, `null`, " +
 		"a number or a list is not a gate, and parallel branches never read `approval`.",
 	Bad:  "- id: build\n  run: ./build.sh\n- id: deploy\n  when: $build.approved\n  run: ./deploy.sh",
 	Good: "- id: build\n  run: ./build.sh\n  approval: Deploy this build?\n- id: deploy\n  when: $build.approved\n  run: ./deploy.sh",

@@ -12,7 +12,7 @@ var ApproveStageInPipeline = &Analyzer{
 	Summary:  "an approve stage is used inside a workflow's pipeline: field",
 	Doc: `Inside a workflow file, a pipeline's ` + "`approve`" + ` stage that emits its request (tool mode, or no
 terminal) fails the step with "Workflow step {id} halted for approval inside pipeline stage
-approve. Use a separate approval step in the workflow file." (WF §2.4). The error bypasses
+approve. Use a separate approval step in the workflow file." The error bypasses
 ` + "`on_error`" + ` and ` + "`retry`" + `. It works only in an interactive terminal. Split the pipeline: a
 pipeline step, an approval-only step fed by ` + "`stdin: $<step>.json`" + `, and a step for the rest.`,
 	Bad: `- id: send

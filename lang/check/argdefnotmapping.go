@@ -15,8 +15,8 @@ var ArgDefNotMapping = &Analyzer{
 	Name:     "arg-def-not-mapping",
 	Severity: source.Error,
 	Summary:  "args, or an arg entry, is not a mapping, so no default is set",
-	Doc: `args is never validated (WF §1.3). Only an entry that is a mapping with the key default gives
-the arg a value (WF §1.4): "args: {target: prod}" declares nothing usable and the value prod is
+	Doc: `args is never validated. Only an entry that is a mapping with the key default gives
+the arg a value: "args: {target: prod}" declares nothing usable and the value prod is
 ignored, so "${target}" stays literal text and LOBSTER_ARG_TARGET is not set. A list of names
 ("args: [target]") is ignored as a whole. An empty entry ("target:") declares the name without a
 default and is not reported here (see arg-without-default-used).`,

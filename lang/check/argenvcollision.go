@@ -16,7 +16,7 @@ var ArgEnvCollision = &Analyzer{
 	Summary:  "two args map to the same LOBSTER_ARG_ variable, or an arg gets none or a mangled one",
 	Doc: `Every resolved arg is exported as LOBSTER_ARG_<N>, where N is the name trimmed, upper-cased,
 with each run of characters outside [A-Z0-9] replaced by one "_" and leading and trailing "_"
-removed (WF §3.6). "my-arg" and "my_arg" both become LOBSTER_ARG_MY_ARG, and only the later one
+removed. "my-arg" and "my_arg" both become LOBSTER_ARG_MY_ARG, and only the later one
 in the resolved args is visible. A name with no letter or digit ("---") gets no variable at
 all, and letters outside A-Z ("café") are dropped: its variable is LOBSTER_ARG_CAF.`,
 	Bad:  "args:\n  my-arg: {default: a}\n  my_arg: {default: b}\nsteps:\n  - id: show\n    run: echo \"$LOBSTER_ARG_MY_ARG\"",

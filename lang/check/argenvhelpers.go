@@ -13,12 +13,12 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-// This file holds the helpers of the args/env rules (lint-rules.md §3) and
-// the security rules (§9). Their names start with "ae" so that they do not
+// This file holds the helpers of the args/env rules and
+// the security rules. Their names start with "ae" so that they do not
 // collide with other groups'.
 
 // ArgEnvName is the suffix N of the LOBSTER_ARG_N variable the runtime sets
-// for an arg (WF §3.6): the name trimmed, upper-cased (JavaScript's full case
+// for an arg: the name trimmed, upper-cased (JavaScript's full case
 // mapping), each run of characters outside [A-Z0-9] replaced by one "_",
 // leading and trailing "_" removed. "" means that no variable is set.
 func ArgEnvName(name string) string {
@@ -86,7 +86,7 @@ func aeArgVar(name string) string {
 }
 
 // aeArgByVar maps the suffix N of LOBSTER_ARG_N to the declared arg that
-// sets it; with collisions, the later one (it wins, WF §3.6).
+// sets it; with collisions, the later one (it wins).
 func aeArgByVar(in *Info) map[string]*ast.Field {
 	m := make(map[string]*ast.Field, len(in.Args))
 	for _, fd := range in.Args {
@@ -98,7 +98,7 @@ func aeArgByVar(in *Info) map[string]*ast.Field {
 }
 
 // aeIsRefName reports whether name can be written ${name} and be
-// substituted (WF §3.2: [A-Za-z0-9_-]+).
+// substituted ([A-Za-z0-9_-]+).
 func aeIsRefName(name string) bool {
 	if name == "" {
 		return false

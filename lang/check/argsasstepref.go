@@ -12,7 +12,7 @@ var ArgsAsStepRef = &Analyzer{
 	Name:     "args-as-step-ref",
 	Severity: source.Error,
 	Summary:  "$args.name reads an arg as if \"args\" were a step",
-	Doc: `Args are written ${name} (WF §3.2); there is no step or object called "args". In shell text
+	Doc: `Args are written ${name}; there is no step or object called "args". In shell text
 "$args.name" is left as it is and the shell expands $args, which is not set, so the command gets
 ".name" [verified: echo "[$args.name]" printed "[.name]"]. In env values, pipelines and other
 templates the text stays literal. In shell text read the arg from its environment variable,

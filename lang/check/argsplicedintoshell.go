@@ -13,10 +13,10 @@ var ArgSplicedIntoShell = &Analyzer{
 	Name:     "arg-spliced-into-shell",
 	Severity: source.Warning,
 	Summary:  "an arg is pasted into shell source as raw text",
-	Doc: `"${arg}" is replaced by the arg's text before the shell parses the script (WF §3.2), whatever
+	Doc: `"${arg}" is replaced by the arg's text before the shell parses the script, whatever
 quotes surround it. A value with a quote, "$(…)", backticks or a newline breaks the command or
 runs as shell code: args come from callers, and are untrusted. Every arg is also exported as
-LOBSTER_ARG_<N> (WF §3.6), which the shell expands safely inside double quotes: a value such as
+LOBSTER_ARG_<N>, which the shell expands safely inside double quotes: a value such as
 hello "world" $HOME ` + "`backticks`" + ` $(whoami) round-trips unchanged. The same applies to the shell
 line of "exec --shell" in a pipeline. References in shell comments are not reported.
 
@@ -107,8 +107,8 @@ func aeHasDeclaredArgRef(in *Info, refs []ast.Ref) bool {
 	return false
 }
 
-// aeExecShellWord is the word of an exec stage that runs through a shell
-// (PRC §3.1): the --shell value, or the first positional with a bare
+// aeExecShellWord is the word of an exec stage that runs through a shell:
+// the --shell value, or the first positional with a bare
 // --shell or when it is the only positional and contains white space.
 func aeExecShellWord(st *ast.Stage) *ast.Word {
 	if st.Name == nil || st.Name.Text != "exec" {

@@ -15,7 +15,7 @@ var ArgWithoutDefaultUsed = &Analyzer{
 	Summary:  "an arg without a default is used as ${name}",
 	Doc: `An arg entry gives a value only when its mapping has the key default ("default: null"
 counts and yields null). "args: {target: {}}", an entry with only a description, or an empty
-entry declare the name and give it no value (WF §1.4). There is no required-arg check: when the
+entry declare the name and give it no value. There is no required-arg check: when the
 caller does not pass the arg, "${target}" is not substituted and stays in the text (in shell text
 the shell then expands an environment variable named target, usually empty).`,
 	Bad:  "args:\n  target:\n    description: where to deploy\nsteps:\n  - id: deploy\n    run: ./deploy.sh\n    env:\n      TARGET: ${target}",

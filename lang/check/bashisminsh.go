@@ -16,7 +16,7 @@ var BashismInSh = &Analyzer{
 	Name:     "bashism-in-sh",
 	Severity: source.Warning,
 	Summary:  "run or command text uses bash syntax, but runs under /bin/sh",
-	Doc: `Shell steps run with /bin/sh -lc; $SHELL is ignored (WF §2.3). On Debian, Ubuntu and their
+	Doc: `Shell steps run with /bin/sh -lc; $SHELL is ignored. On Debian, Ubuntu and their
 containers /bin/sh is dash, which rejects bash syntax: [[ ]], arrays, $'…', <<<, ${x/a/b},
 "function f", and fails at run time on "source" ("source: not found") and on == inside [ ]
 ("unexpected operator"). macOS runs bash as /bin/sh, so the step works there and fails elsewhere.

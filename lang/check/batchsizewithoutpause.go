@@ -11,7 +11,7 @@ var BatchSizeWithoutPause = &Analyzer{
 	Severity: source.Warning,
 	Summary:  "batch_size on a for_each loop without pause_ms has no effect",
 	Doc: `Loop items always run one at a time: ` + "`batch_size`" + ` adds no concurrency. Before item i the
-runner sleeps ` + "`pause_ms`" + ` when pause_ms > 0, i > 0 and i % batch_size == 0 (WF §2.9), so without a
+runner sleeps ` + "`pause_ms`" + ` when pause_ms > 0, i > 0 and i % batch_size == 0, so without a
 positive ` + "`pause_ms`" + ` the batch size changes nothing. A batch_size of 1 (the default) is not reported.`,
 	Bad:  "- id: each\n  for_each: $list.json\n  batch_size: 5\n  steps:\n    - {id: send, run: ./send.sh}",
 	Good: "- id: each\n  for_each: $list.json\n  batch_size: 5\n  pause_ms: 1000\n  steps:\n    - {id: send, run: ./send.sh}",

@@ -14,7 +14,7 @@ var BlankExecution = &Analyzer{
 	Summary:  "run, command or pipeline holds only whitespace, so the step runs nothing",
 	Doc: `The load-time check counts a non-empty string as present, so ` + "`run: \" \"`" + ` passes it, but the
 runner trims the text before choosing what to execute and finds nothing: the step runs as a no-op
-and stores an empty result (WF §1.6 quirks, §2.2). An empty string ` + "`\"\"`" + ` is rejected at load
+and stores an empty result. An empty string ` + "`\"\"`" + ` is rejected at load
 time instead (` + "`missing-execution`" + `), and on a loop sub-step blank text counts as absent.`,
 	Bad:        "- id: build\n  run: \" \"",
 	Good:       "- id: build\n  run: make",

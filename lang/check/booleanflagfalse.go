@@ -15,7 +15,7 @@ var BooleanFlagFalse = &Analyzer{
 	Name:     "boolean-flag-false",
 	Severity: source.Error,
 	Summary:  "a switch is given a value such as false that turns it on (or true that leaves it off)",
-	Doc: `Most switches are read with JavaScript Boolean() (PRC §3): every non-empty value turns them
+	Doc: `Most switches are read with JavaScript Boolean(): every non-empty value turns them
 on, "false" and "0" included, so "sort --desc false" sorts in descending order. llm.invoke and
 llm_task.invoke read false, 0 and no as off, but not "off". openclaw.agent --local is on only when
 written bare: "--local true" and "--local=true" leave it off. exec --json takes no value since

@@ -15,7 +15,7 @@ var BracedRef = &Analyzer{
 	Severity: source.Error,
 	Summary:  "a step reference written with braces (${a.b}) is not Lobster syntax",
 	Doc: "`${name}` substitutes an arg and `$id.path` a step result; `${a.b}`, `${a.b.c}` and " +
-		"`${a-b.c}` match neither pattern (WF §3.2), so Lobster leaves the text alone. In shell text " +
+		"`${a-b.c}` match neither pattern, so Lobster leaves the text alone. In shell text " +
 		"`sh` then fails with \"bad substitution\"; in env values, stdin and workflow args the text stays " +
 		"literal. Args are substituted as plain text and have no fields: read structured args from " +
 		"`LOBSTER_ARGS_JSON`.\n\nInside single quotes or a quoted heredoc the shell does not expand the " +

@@ -11,7 +11,7 @@ var CompareToFalse = &Analyzer{
 	Severity: source.Error,
 	Summary:  "`.error`, `.skipped` or `.approved` is compared with false, which it never is",
 	Doc: `The runtime only ever sets ` + "`error`" + `, ` + "`skipped`" + ` and ` + "`approved`" + ` to true; otherwise the field is
-absent, and an absent field is undefined, which is not false (WF §3.1, §3.7: equality is
+absent, and an absent field is undefined, which is not false (equality is
 ` + "`Object.is`" + `). So ` + "`$x.error == false`" + ` is never true and ` + "`$x.error != false`" + ` is always true. Test
 truthiness instead: ` + "`!$x.error`" + ` is true when the field is absent.`,
 	Bad:  "- id: report\n  when: $build.error == false\n  run: ./report.sh",

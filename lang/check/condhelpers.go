@@ -9,11 +9,11 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-// Helpers shared by the condition rules (lint-rules.md §4).
+// Helpers shared by the condition rules.
 
 // condField is the when/condition field the runtime evaluates for a step
-// (`when ?? condition`, WF §2.10), or nil. Parallel branches ignore both
-// (WF §2.8), so they have none.
+// (`when ?? condition`), or nil. Parallel branches ignore both,
+// so they have none.
 func condField(s *ast.Step) *ast.Field {
 	if s.Context == ast.BranchStep {
 		return nil
@@ -111,7 +111,7 @@ func condRefField(r *ast.StepRef) (string, bool) {
 }
 
 // condBoolField reports whether a reference reads approved, skipped or
-// error: fields that are true when set and absent otherwise (WF §3.1).
+// error: fields that are true when set and absent otherwise.
 func condBoolField(r *ast.StepRef) bool {
 	name, single := condRefField(r)
 	return single && (name == "approved" || name == "skipped" || name == "error")
@@ -178,7 +178,7 @@ func condLitText(l *ast.Literal) string {
 var jsNumericRx = lazyRE(`^(?:[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|Infinity)|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+)$`)
 
 // condStrictlyNumeric reports whether a literal is "strictly numeric" for
-// the ordering operators (WF §3.7): a number, or a non-blank string that
+// the ordering operators: a number, or a non-blank string that
 // Number() parses.
 func condStrictlyNumeric(l *ast.Literal) bool {
 	switch l.Kind {

@@ -13,7 +13,7 @@ var ConditionArgRef = &Analyzer{
 	Name:     "condition-arg-ref",
 	Severity: source.Error,
 	Summary:  "an ${arg} is used in a condition, where args are not substituted",
-	Doc: `Conditions have their own grammar (WF §3.7) and get no ` + "`${arg}`" + ` substitution: a "$"
+	Doc: `Conditions have their own grammar and get no ` + "`${arg}`" + ` substitution: a "$"
 must start a step reference ` + "`$id.path`" + `, so the run fails with "Unsupported condition" before the
 step runs (outside retry and on_error, also in a dry run). To branch on an arg, add a step that prints it
 and test that step's output: ` + "`printf '%s' \"$LOBSTER_ARG_MODE\"`" + ` prints the text without a newline,
@@ -115,7 +115,7 @@ func condArgStepID(in *Info, name string) string {
 	return name + "_arg"
 }
 
-// condArgEnvName is the LOBSTER_ARG_<N> variable of an arg (WF §3.6), or ""
+// condArgEnvName is the LOBSTER_ARG_<N> variable of an arg, or ""
 // when the name mangles to nothing.
 func condArgEnvName(name string) string {
 	var b strings.Builder

@@ -10,7 +10,7 @@ var ConditionType = &Analyzer{
 	Name:     "condition-type",
 	Severity: source.Error,
 	Summary:  "a condition is a number, a mapping or a list",
-	Doc: `A condition must be absent, null (true), a boolean, or a string expression (WF §3.7). Any other
+	Doc: `A condition must be absent, null (true), a boolean, or a string expression. Any other
 value fails the run with "Unsupported condition type" when the step is reached, outside retry and
 on_error. A flow mapping is a common accident: ` + "`when: {{ x }}`" + ` is YAML for a nested mapping; quote
 expressions.`,

@@ -12,9 +12,9 @@ var ConditionYAMLWord = &Analyzer{
 	Name:     "condition-yaml-word",
 	Severity: source.Error,
 	Summary:  "a condition is a YAML 1.1 boolean word (yes, no, on, off, y, n), which YAML 1.2 reads as a string",
-	Doc: `The reference reads YAML 1.2 (WF §1.2), where only true and false are booleans: ` + "`when: yes`" + `
+	Doc: `The reference reads YAML 1.2, where only true and false are booleans: ` + "`when: yes`" + `
 is the string "yes", which the condition grammar rejects as a bare word, so the run fails with
-"Unsupported condition: yes" (WF §3.7).`,
+"Unsupported condition: yes".`,
 	Bad:        "- id: deploy\n  when: yes\n  run: ./deploy.sh",
 	Good:       "- id: deploy\n  when: true\n  run: ./deploy.sh",
 	Fix:        "replace yes/on/y with true and no/off/n with false",

@@ -17,8 +17,8 @@ var ConstantCondition = &Analyzer{
 	Summary:  "a condition is always true or always false",
 	Doc: `A condition made only of literals (` + "`when: true`" + `, ` + "`when: \"false\"`" + `, ` + "`'1 == \"1\"'`" + `), or one
 that ` + "`&& false`" + ` or ` + "`|| true`" + ` makes constant, does not depend on any step: the step always runs,
-or never runs (a false condition stores ` + "`{skipped: true}`" + `, WF §2.10). This is often a leftover
-from debugging. Literals follow the runtime's rules (WF §3.7): no type coercion, and ordering
+or never runs (a false condition stores ` + "`{skipped: true}`" + `). This is often a leftover
+from debugging. Literals follow the runtime's rules: no type coercion, and ordering
 compares numbers only. A trailing newline from ` + "`when: |`" + ` is harmless: conditions are trimmed.`,
 	Bad:  "- id: deploy\n  when: false\n  run: ./deploy.sh",
 	Good: "- id: deploy\n  when: $tests.json.passed\n  run: ./deploy.sh",

@@ -10,7 +10,7 @@ var CostLimitDefaultAction = &Analyzer{
 	Name:     "cost-limit-default-action",
 	Severity: source.Info,
 	Summary:  "cost_limit has no action, so it only warns",
-	Doc: "Without `action`, `cost_limit` uses `warn` (WF §1.5, §4.7): the run goes on after the limit is " +
+	Doc: "Without `action`, `cost_limit` uses `warn`: the run goes on after the limit is " +
 		"exceeded, and \"[WARN] Cost … exceeds limit …\" is printed to stderr at every later check (at least " +
 		"twice). `action: stop` ends the run with \"Cost limit exceeded\" after the step that crossed the " +
 		"limit. Write `action: warn` to keep warnings only and silence this finding.",

@@ -16,9 +16,9 @@ var CostLimitMaxUSDType = &Analyzer{
 	Name:     "cost-limit-max-usd-type",
 	Severity: source.Error,
 	Summary:  "cost_limit.max_usd is not a number (a string, null, a boolean or a list)",
-	Doc: "The loader checks `Number(max_usd)`, so `\"5\"`, `\"\"` and `null` (0), `true` (1) and `[5]` pass " +
-		"(WF §1.5), but the raw value is used when the limit is exceeded: formatting it with `toFixed` " +
-		"crashes the run with a TypeError instead of warning or stopping (WF §6.1 item 1, [verified]). " +
+	Doc: "The loader checks `Number(max_usd)`, so `\"5\"`, `\"\"` and `null` (0), `true` (1) and `[5]` pass, " +
+		"but the raw value is used when the limit is exceeded: formatting it with `toFixed` " +
+		"crashes the run with a TypeError instead of warning or stopping. " +
 		"`null` and `\"\"` mean a limit of 0, which the first recorded cost exceeds. Values that " +
 		"`Number()` rejects are reported by the parser (invalid-value).",
 	Bad:  "cost_limit:\n  max_usd: \"5\"\n  action: stop",

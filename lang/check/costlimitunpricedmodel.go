@@ -14,11 +14,11 @@ var CostLimitUnpricedModel = &Analyzer{
 	Name:     "cost-limit-unpriced-model",
 	Severity: source.Warning,
 	Summary:  "cost_limit is set, but a model call uses a model without a price, so it costs $0",
-	Doc: "The cost tracker prices usage with a built-in table (USD per million tokens; PRC §6.2, WF §4.7): " +
+	Doc: "The cost tracker prices usage with a built-in table (USD per million tokens): " +
 		"gpt-4o, gpt-4o-mini, gpt-4-turbo, gpt-3.5-turbo, claude-opus-4-20250514, " +
 		"claude-sonnet-4-5-20250514, claude-haiku-3-5, gemini-1.5-pro and gemini-1.5-flash, matched " +
 		"exactly. Any other model, and a missing one, is recorded at zero cost with a warning, so " +
-		"`cost_limit` never fires for it (UN §1.11). `LOBSTER_LLM_PRICING_JSON` " +
+		"`cost_limit` never fires for it. `LOBSTER_LLM_PRICING_JSON` " +
 		"(`{\"model\": {\"input\": n, \"output\": n}}`) adds prices; when the workflow sets it in an env " +
 		"block, the models it names count as priced (a value that is not literal JSON silences the rule). " +
 		"The model is read from `--model` (an `${arg}` is read from its default), else from " +
@@ -29,7 +29,7 @@ var CostLimitUnpricedModel = &Analyzer{
 	Run:  runCostLimitUnpricedModel,
 }
 
-// polModelPrices is the built-in price table's models (PRC §6.2).
+// polModelPrices is the built-in price table's models.
 var polModelPrices = map[string]bool{
 	"gpt-4o": true, "gpt-4o-mini": true, "gpt-4-turbo": true, "gpt-3.5-turbo": true,
 	"claude-opus-4-20250514": true, "claude-sonnet-4-5-20250514": true, "claude-haiku-3-5": true,

@@ -10,7 +10,7 @@ var CostLimitWithoutLLM = &Analyzer{
 	Name:     "cost-limit-without-llm",
 	Severity: source.Info,
 	Summary:  "cost_limit is set, but no step calls a model",
-	Doc: "The cost tracker only counts JSON objects with a `usage` object in a step's output (WF §4.7): " +
+	Doc: "The cost tracker only counts JSON objects with a `usage` object in a step's output: " +
 		"model calls (`llm.invoke`, `llm_task.invoke`, `openclaw.agent`, `email.triage --llm`) or any step " +
 		"that prints `{model, usage}`. The rule is quiet when some step may call a model: those pipeline " +
 		"commands, `openclaw.invoke` / `clawd.invoke`, `workflows.run`, sub-workflows, and shell text that " +

@@ -13,9 +13,9 @@ var CwdNotExpanded = &Analyzer{
 	Name:     "cwd-not-expanded",
 	Severity: source.Error,
 	Summary:  "a cwd uses ~, $VAR or ${VAR}, which are not expanded there",
-	Doc: `Only "${arg}" is substituted in cwd (WF §2.10, §3.5), and the result is used as the process
+	Doc: `Only "${arg}" is substituted in cwd, and the result is used as the process
 directory as it is: no shell sees it. "~/projects" and "$HOME/projects" name directories that do
-not exist, and the step fails with the misleading "workflow shell not found" (WF §2.3). Pass the
+not exist, and the step fails with the misleading "workflow shell not found". Pass the
 directory as an arg ("cwd: ${root}") or use an absolute path. An undeclared lower-case "${name}"
 is reported by undeclared-arg (the caller may pass it); step references by cwd-step-ref.`,
 	Bad:  "cwd: ~/projects/site\nsteps:\n  - id: build\n    run: make",

@@ -13,7 +13,7 @@ var CwdRelative = &Analyzer{
 	Severity: source.Warning,
 	Summary:  "a relative cwd resolves against the directory lobster is started from",
 	Doc: `A relative cwd (at any level) is resolved against the process's working directory, not the
-workflow file's directory (WF §2.10), so the workflow works only when started from one place; a
+workflow file's directory, so the workflow works only when started from one place; a
 missing directory fails with "workflow shell not found". Note the asymmetry: a relative
 workflow: path does resolve against the calling file's directory. A cwd that starts with
 "${arg}" is judged by the arg's default; one that starts with "~" or "$" is reported by

@@ -11,7 +11,7 @@ var CwdStepRef = &Analyzer{
 	Severity: source.Error,
 	Summary:  "a step reference in cwd is not substituted",
 	Doc: "`cwd` (top level, step, branch or sub-step) gets `${arg}` substitution only; `$id.path` stays " +
-		"in the directory name as literal text (WF §2.10, §3.5), so the directory does not exist and the step " +
+		"in the directory name as literal text, so the directory does not exist and the step " +
 		"fails with \"workflow shell not found\". To run in a directory computed by an earlier step, pass " +
 		"it through env and change directory in the command: `env: {DIR: $build.stdout}` and " +
 		"`run: cd \"$DIR\" && …`. A variable followed by a dot (`$HOME.cache`) has the shape of a step " +

@@ -15,7 +15,7 @@ var DashdashPositional = &Analyzer{
 	Severity: source.Warning,
 	Summary:  "a --option meant for the program run by exec is taken by exec itself",
 	Doc: `A word that starts with "--" is always a flag of the pipeline command, never a
-positional, and quoting does not change that (PRC §1.3). In "exec gh pr view 1 --json title",
+positional, and quoting does not change that. In "exec gh pr view 1 --json title",
 exec takes --json itself: gh never sees it, and exec parses gh's output as JSON (since lobster
 2026.9.13 --json takes no value, so "title" becomes an argument of gh). Options exec does not know
 are dropped with the word after them. Run such commands through the shell:

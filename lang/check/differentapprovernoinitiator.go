@@ -9,7 +9,7 @@ var DifferentApproverNoInitiator = &Analyzer{
 	Name:     "different-approver-no-initiator",
 	Severity: source.Info,
 	Summary:  "require_different_approver is set but no initiated_by is configured",
-	Doc: `The different-approver check runs only when the initiator is known (WF §2.5): from
+	Doc: `The different-approver check runs only when the initiator is known: from
 ` + "`initiated_by`" + `, from the step's data, or from ` + "`LOBSTER_APPROVAL_INITIATED_BY`" + ` in the environment
 of the run. Without any of them, any non-empty approver passes, including the person who started
 the run.`,

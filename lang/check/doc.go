@@ -22,7 +22,7 @@
 //
 // Error is only for what certainly fails or certainly yields something other
 // than what is written; what the runtime silently ignores, likely bugs and
-// security footguns are warnings (lint-rules.md §0.1). `lobster run` refuses
+// security footguns are warnings. `lobster run` refuses
 // files with errors, so an error must never fire on a file that works as its
 // author meant.
 //

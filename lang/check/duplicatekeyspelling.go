@@ -15,7 +15,7 @@ var DuplicateKeySpelling = &Analyzer{
 	Doc: `An approval mapping accepts ` + "`initiated_by`/`initiatedBy`" + `,
 ` + "`required_approver`/`requiredApprover`" + ` and ` + "`require_different_approver`/`requireDifferentApprover`" + `.
 When both spellings are given, the reference uses the camelCase one and silently ignores the
-snake_case one (WF §2.5), which matters when the values differ: the approver checked is not the
+snake_case one, which matters when the values differ: the approver checked is not the
 one the reader sees first.`,
 	Bad:  "- id: deploy\n  approval:\n    prompt: Deploy?\n    required_approver: alice\n    requiredApprover: bob",
 	Good: "- id: deploy\n  approval:\n    prompt: Deploy?\n    required_approver: alice",

@@ -16,7 +16,7 @@ var EmptyQuotedArg = &Analyzer{
 	Summary:  "an empty quoted argument ('' or \"\") means different things in different lobster releases",
 	Doc: `Since lobster 2026.9.13 empty quotes are an empty argument: "--title ''" sets title to the
 empty string and "printf '<%s>' a '' b" passes three arguments. Releases up to 2026.6.11 dropped
-the empty word instead (PRC §1.2), so "--title ''" made the flag the boolean true and took the
+the empty word instead, so "--title ''" made the flag the boolean true and took the
 next word as its value. Write --title= for an empty value that every release reads the same way.
 (A stage that is only '' fails with "Unknown command: ", see unknown-pipeline-command.)`,
 	Bad:  "- id: draft\n  pipeline: template --text '' --file draft.txt",

@@ -14,7 +14,7 @@ var EnvNonStringValue = &Analyzer{
 	Severity: source.Error,
 	Summary:  "an env value is not a string and is silently dropped",
 	Doc: `Only string env values are set; numbers, booleans, null, lists and mappings are dropped
-without a word (WF §1.3), so the variable keeps the value it has in the process environment, or
+without a word, so the variable keeps the value it has in the process environment, or
 stays unset. YAML reads 3, true and an empty value as a number, a boolean and null: quote them.`,
 	Bad:  "env:\n  RETRIES: 3\n  DEBUG: true\nsteps:\n  - id: build\n    run: make",
 	Good: "env:\n  RETRIES: \"3\"\n  DEBUG: \"true\"\nsteps:\n  - id: build\n    run: make",

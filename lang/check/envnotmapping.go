@@ -10,8 +10,8 @@ var EnvNotMapping = &Analyzer{
 	Name:     "env-not-mapping",
 	Severity: source.Error,
 	Summary:  "an env field is not a mapping of NAME: value",
-	Doc: `env (of the workflow, a step, a parallel branch or a for_each sub-step) is never validated
-(WF §1.6). Only a mapping of names to string values sets variables: a list such as
+	Doc: `env (of the workflow, a step, a parallel branch or a for_each sub-step) is never validated.
+Only a mapping of names to string values sets variables: a list such as
 ["DEBUG=1"] or a string does not set DEBUG, and the step runs without it. An empty env (null)
 sets nothing and is not reported.`,
 	Bad:  "steps:\n  - id: build\n    run: make\n    env:\n      - DEBUG=1",

@@ -12,7 +12,7 @@ var EnvOverridesLobsterVar = &Analyzer{
 	Severity: source.Info,
 	Summary:  "an env entry replaces a LOBSTER_ARG_ variable or LOBSTER_ARGS_JSON",
 	Doc: `The runtime sets LOBSTER_ARGS_JSON and LOBSTER_ARG_<N> for the args, then applies the
-workflow env and the step env over them (WF §3.6): an explicit entry wins, so the step no longer
+workflow env and the step env over them: an explicit entry wins, so the step no longer
 sees the arg's value. This is legal and sometimes intended (passing a step's output under an
 arg's name), but easy to do by accident. LOBSTER_SHELL is reported by lobster-shell-override.`,
 	Bad:  "args:\n  msg: {default: hi}\nsteps:\n  - id: say\n    run: echo \"$LOBSTER_ARG_MSG\"\n    env:\n      LOBSTER_ARG_MSG: hello",

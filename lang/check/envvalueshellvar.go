@@ -14,7 +14,7 @@ var EnvValueShellVar = &Analyzer{
 	Severity: source.Error,
 	Summary:  "an env value uses $NAME, ${NAME} or $(…), which are never expanded there",
 	Doc: `Env values get Lobster's "${arg}" and "$id.path" substitution and nothing else: no shell ever
-reads them (WF §0 item 1, §3.6). "TEXT: $LOBSTER_ARG_TEXT" sets TEXT to those 17 characters, and
+reads them. "TEXT: $LOBSTER_ARG_TEXT" sets TEXT to those 17 characters, and
 "PATH: $HOME/bin:$PATH" replaces PATH with a path that does not exist. The README's own
 shell-safety example has this bug. What works: "${text}" (Lobster substitutes the arg, with no
 shell parsing involved), or reading "$LOBSTER_ARG_TEXT" or "$HOME" inside the command, which

@@ -10,8 +10,8 @@ var EnvVarInPrompt = &Analyzer{
 	Name:     "env-var-in-prompt",
 	Severity: source.Warning,
 	Summary:  "a prompt names an environment variable, but prompts are not expanded",
-	Doc: `Approval and input prompts (and an approval's items and preview) are shown exactly as written
-(WF §3.5): neither ${name} nor $id.path is substituted there, and no shell expands
+	Doc: `Approval and input prompts (and an approval's items and preview) are shown exactly as written:
+neither ${name} nor $id.path is substituted there, and no shell expands
 "$LOBSTER_ARG_X" or "${LOBSTER_ARG_X}", so the approver sees the variable's name instead of its
 value [verified: the prompt "deploy $LOBSTER_ARG_NAME?" reached the approval request as written].
 To show a value, give the step data to approve: a step before it prints the value, and the gate

@@ -15,8 +15,8 @@ var ExecImplicitShell = &Analyzer{
 	Name:     "exec-implicit-shell",
 	Severity: source.Info,
 	Summary:  "exec with one argument holding blanks runs it through the shell",
-	Doc: `exec runs its single positional argument through /bin/sh -lc when it contains white space
-(PRC §3.1), and runs the program directly otherwise. "exec 'echo hi'" is therefore a shell command
+	Doc: `exec runs its single positional argument through /bin/sh -lc when it contains white space,
+and runs the program directly otherwise. "exec 'echo hi'" is therefore a shell command
 in disguise, with shell quoting, expansion and injection risks that "exec echo hi" does not have.
 Write exec --shell to make that visible.`,
 	Bad:  "- id: list\n  pipeline: exec 'ls -1 reports'",

@@ -14,7 +14,7 @@ var ExecShellIgnoredArgs = &Analyzer{
 	Name:     "exec-shell-ignored-args",
 	Severity: source.Error,
 	Summary:  "exec --shell runs one shell line and ignores the other words",
-	Doc: `With --shell, exec runs the flag's value as the shell line (PRC §3.1): in
+	Doc: `With --shell, exec runs the flag's value as the shell line: in
 "exec --shell echo hi" the line is "echo" and "hi" is ignored. A bare --shell ("exec echo hi
 --shell") runs only the first positional through the shell, here "echo". Quote the whole line:
 exec --shell 'echo hi'.`,

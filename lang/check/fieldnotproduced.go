@@ -13,7 +13,7 @@ var FieldNotProduced = &Analyzer{
 	Name:     "field-not-produced",
 	Severity: source.Error,
 	Summary:  "a reference reads a result field that the referenced step never sets",
-	Doc: `Each step kind fills only some result fields (WF §3.1): ` + "`response` and `subject`" + ` only input
+	Doc: `Each step kind fills only some result fields: ` + "`response` and `subject`" + ` only input
 steps; ` + "`approvedBy` and `initiatedBy`" + ` only approval gates; ` + "`error` and `errorMessage`" + ` only a step
 with ` + "`on_error: continue`" + ` or ` + "`skip_rest`" + ` (a for_each loop included; ignored on sub-steps, branches and
 input steps);

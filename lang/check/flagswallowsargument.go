@@ -16,7 +16,7 @@ var FlagSwallowsArgument = &Analyzer{
 	Severity: source.Error,
 	Summary:  "a switch takes the next word as its value, so the command loses a positional argument",
 	Doc: `A flag written without "=" takes the next word as its value unless that word starts with
-"--" (PRC §1.3), even when the flag is a switch: "llm.invoke --refresh 'Summarise this'" sets
+"--", even when the flag is a switch: "llm.invoke --refresh 'Summarise this'" sets
 refresh to the prompt text and leaves no prompt, so the run fails. Since lobster 2026.9.13 exec's
 --json is the one exception: "exec --json 'echo [1,2,3]'" works. openclaw.agent --local is on only
 when written bare, so any word after it also turns it off. Write the switch as --flag=true or put

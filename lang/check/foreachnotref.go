@@ -14,7 +14,7 @@ var ForEachNotRef = &Analyzer{
 	Name:     "for-each-not-ref",
 	Severity: source.Error,
 	Summary:  "a for_each value is not a single $id.path step reference",
-	Doc: `The runtime reads ` + "`for_each`" + ` as a whole-value reference (WF §2.9, §3.4): the trimmed
+	Doc: `The runtime reads ` + "`for_each`" + ` as a whole-value reference: the trimmed
 string must be exactly one ` + "`$id.path`" + `, which is looked up strictly and yields the raw value.
 Any other string (an arg such as "${items}", a literal "a,b,c", a reference with text around it
 such as "[$list.json]") is templated into a string, and the run fails with "Workflow step <id>

@@ -13,7 +13,7 @@ var ForEachStringSource = &Analyzer{
 	Name:     "for-each-string-source",
 	Severity: source.Error,
 	Summary:  "a for_each reference reads a result field that is never an array, such as .stdout",
-	Doc: `A whole-value for_each reference yields the raw value of the field (WF §2.9, §3.1). ` + "`stdout`" + `,
+	Doc: `A whole-value for_each reference yields the raw value of the field. ` + "`stdout`" + `,
 ` + "`id`" + `, ` + "`approvedBy`" + `, ` + "`initiatedBy`" + ` and ` + "`errorMessage`" + ` are strings and ` + "`approved`" + `, ` + "`skipped`" + ` and ` + "`error`" + `
 are booleans (or missing), so the run always fails with "for_each: expected array, got string"
 (or "boolean", "undefined"). A step that prints a JSON array exposes it as ` + "`json`" + `.`,

@@ -11,7 +11,7 @@ import (
 )
 
 // ForeignDialect reports a file that is written in a known dialect other than
-// the reference's (lint-rules.md §10), once per file.
+// the reference's, once per file.
 var ForeignDialect = &Analyzer{
 	Name:     "foreign-dialect",
 	Severity: source.Warning,

@@ -11,7 +11,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// Helpers shared by the approval and input rules (lint-rules.md §5).
+// Helpers shared by the approval and input rules.
 
 // gateStep reports whether a step is a top-level, non-loop step whose
 // approval the runtime reads (branches and sub-steps never reach a gate; a
@@ -37,7 +37,7 @@ func gateNonBlank(f *ast.Field) bool {
 }
 
 // gateExecField is the execution field the runtime runs for a top-level
-// step, in the order of getStepExecution (WF §2.2): parallel, workflow,
+// step, in the order of getStepExecution: parallel, workflow,
 // pipeline, then shell; nil for approval-only and input steps.
 func gateExecField(s *ast.Step) *ast.Field {
 	if s.Parallel != nil {
@@ -113,7 +113,7 @@ func gateApprovals(info *Info) iter.Seq2[*StepInfo, *ast.Approval] {
 }
 
 // gatePick is the spelling of an identity key the runtime uses: camelCase
-// wins when both are given (WF §2.5).
+// wins when both are given.
 func gatePick(snake, camel *ast.Field) *ast.Field {
 	if camel != nil {
 		return camel

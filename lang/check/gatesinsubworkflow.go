@@ -15,7 +15,7 @@ var GatesInSubworkflow = &Analyzer{
 	Doc: `A child workflow runs in the parent's mode. When it would halt for an approval or an
 input (tool mode, or no terminal), its resume state is deleted and the calling step fails with
 "Workflow step <id> sub-workflow halted for approval|input. Sub-workflow approval/input gates are
-not supported in composition." (WF §2.7). Only in an interactive terminal do the child's gates
+not supported in composition." Only in an interactive terminal do the child's gates
 prompt and the composition work. Gates are approval: steps, input: steps, and the approve and ask
 commands of pipelines.
 

@@ -9,8 +9,8 @@ var GateTimeoutIneffective = &Analyzer{
 	Name:     "gate-timeout-ineffective",
 	Severity: source.Info,
 	Summary:  "timeout_ms on a step with an approval bounds the command, not the wait for the approver",
-	Doc: `On a step that runs a command and has a gate, ` + "`timeout_ms`" + ` bounds each attempt of the command
-(WF §2.10); the gate fires afterwards and waits for the approver without a limit. In tool mode the
+	Doc: `On a step that runs a command and has a gate, ` + "`timeout_ms`" + ` bounds each attempt of the command;
+the gate fires afterwards and waits for the approver without a limit. In tool mode the
 run halts with ` + "`needs_approval`" + ` and waits for ` + "`lobster resume`" + `; interactively the wait is bounded
 only by ` + "`LOBSTER_APPROVAL_INPUT_TIMEOUT_MS`" + ` in the environment.`,
 	Bad:  "- id: deploy\n  run: ./plan.sh\n  approval: Apply?\n  timeout_ms: 60000",

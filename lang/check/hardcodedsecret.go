@@ -26,7 +26,7 @@ workflow_args values, run/command text and pipeline text for:
 
 Values that read a variable ("$OPENCLAW_TOKEN", "${token}") and obvious placeholders
 ("<your-token>", "changeme", "xxxx") are not reported. Read secrets from the environment, which
-every step inherits (WF §3.6), or pass them at run time.`,
+every step inherits, or pass them at run time.`,
 	Bad:  "env:\n  OPENCLAW_TOKEN: 9f2b7c41d0e84a6f8c3e5a1b2d7f6e90\nsteps:\n  - id: call\n    pipeline: openclaw.invoke --tool message --action send",
 	Good: "# export OPENCLAW_TOKEN before running\nsteps:\n  - id: call\n    pipeline: openclaw.invoke --tool message --action send",
 	Run:  runHardcodedSecret,

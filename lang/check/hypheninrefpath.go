@@ -11,7 +11,7 @@ var HyphenInRefPath = &Analyzer{
 	Name:     "hyphen-in-ref-path",
 	Severity: source.Warning, // "$x.json.name-suffix" can be meant: the value followed by "-suffix"
 	Summary:  "a reference path runs into a \"-\": JSON keys with hyphens cannot be reached",
-	Doc: `Path segments of ` + "`$id.path`" + ` are ` + "`[A-Za-z0-9_]+`" + ` (WF §3.3): the match stops at the first
+	Doc: `Path segments of ` + "`$id.path`" + ` are ` + "`[A-Za-z0-9_]+`" + `: the match stops at the first
 "-". ` + "`$a.json.some-key`" + ` reads ` + "`$a.json.some`" + ` (usually undefined, so empty) and leaves ` + "`-key`" + ` as
 literal text. A key with a hyphen cannot be reached by a reference at all: pass the parent object
 through ` + "`stdin`" + ` and extract the key with jq. A "-" followed by another reference or by nothing
@@ -22,7 +22,7 @@ through ` + "`stdin`" + ` and extract the key with jq. A "-" followed by another
 }
 
 // refIsStructuredField reports whether a result field holds JSON that a path
-// can walk into (WF §3.1).
+// can walk into.
 func refIsStructuredField(name string) bool {
 	return name == "json" || name == "response" || name == "subject"
 }

@@ -14,8 +14,8 @@ var IDNotReferenceable = &Analyzer{
 	Name:     "id-not-referenceable",
 	Severity: source.Warning,
 	Summary:  "a step id has characters that references cannot spell",
-	Doc: "Ids may be any string, but `$id.path` accepts only letters, digits, `_` and `-` in the id " +
-		"(WF §2.1, §3.3): a step named `my.step` or `my step` can never be referenced (`$my.step.stdout` " +
+	Doc: "Ids may be any string, but `$id.path` accepts only letters, digits, `_` and `-` in the id: " +
+		"a step named `my.step` or `my step` can never be referenced (`$my.step.stdout` " +
 		"reads the step `my`). An id that starts with a digit is fine.",
 	Bad:  "- id: fetch.data\n  run: ./fetch.sh",
 	Good: "- id: fetch_data\n  run: ./fetch.sh",

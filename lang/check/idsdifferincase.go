@@ -12,7 +12,7 @@ var IDsDifferInCase = &Analyzer{
 	Name:     "ids-differ-in-case",
 	Severity: source.Hint,
 	Summary:  "two step ids differ only in letter case",
-	Doc: "Ids are case-sensitive (WF §2.1, §3.3): `$Fetch.stdout` and `$fetch.stdout` name different " +
+	Doc: "Ids are case-sensitive: `$Fetch.stdout` and `$fetch.stdout` name different " +
 		"steps. Two ids that differ only in case are easy to confuse; give them distinct names.",
 	Bad:  "- id: Fetch\n  run: ./fetch.sh --all\n- id: fetch\n  run: ./fetch.sh --new",
 	Good: "- id: fetch_all\n  run: ./fetch.sh --all\n- id: fetch_new\n  run: ./fetch.sh --new",

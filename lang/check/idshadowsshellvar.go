@@ -11,7 +11,7 @@ var IDShadowsShellVar = &Analyzer{
 	Name:     "id-shadows-shell-var",
 	Severity: source.Info,
 	Summary:  "a step id has the name of a shell variable, so \"$NAME.word\" in shell text becomes a step reference",
-	Doc: "Lobster replaces every `$id.path` whose id has a result, before the shell runs (WF §3.3), even " +
+	Doc: "Lobster replaces every `$id.path` whose id has a result, before the shell runs, even " +
 		"where the author meant a shell variable followed by a dot: with a step `HOME`, " +
 		"`cp x \"$HOME.bak\"` copies to the step's (empty) `bak` field instead of `/home/me.bak`. Ids " +
 		"equal to a well-known variable (`HOME`, `PATH`, `USER`, `TMPDIR`, …) or to a name set in an " +

@@ -15,12 +15,12 @@ var IgnoredPositional = &Analyzer{
 	Name:     "ignored-positional",
 	Severity: source.Warning,
 	Summary:  "a pipeline stage passes positional arguments its command ignores",
-	Doc: `Commands read only the arguments listed in PRC §3; the others are silently ignored: "head 5"
+	Doc: `Commands read only their own flags and positional arguments; the others are silently ignored: "head 5"
 takes 10 items (it reads --n), sort, dedupe and groupBy read only --key, json and table read
 nothing, pick, where, state.get and state.set read only their first positional, and diff.last,
 workflows.run, template, openclaw.agent and llm.invoke ignore their positional text when the
 matching flag (--key, --name, --text, --prompt) is given. This is a warning, as the runtime
-ignores the words (lint-rules.md §0.1). Extra words after a where expression are reported by
+ignores the words. Extra words after a where expression are reported by
 where-expression-invalid when the first word is not a valid expression.`,
 	Bad:  "- id: top\n  pipeline: exec --json cat items.json | head 5",
 	Good: "- id: top\n  pipeline: exec --json cat items.json | head --n 5",

@@ -14,8 +14,8 @@ var IgnoredStdin = &Analyzer{
 	Severity: source.Warning,
 	Summary:  "stdin on a workflow: or parallel step is ignored",
 	Doc: `A sub-workflow step does not read ` + "`stdin`" + `: data reaches the child file only through
-` + "`workflow_args`" + ` (WF §2.7). A parallel step does not read it either: each branch has its own
-` + "`stdin`" + ` (WF §2.8). In both cases the reference accepts the key and drops the data silently.`,
+` + "`workflow_args`" + `. A parallel step does not read it either: each branch has its own
+` + "`stdin`" + `. In both cases the reference accepts the key and drops the data silently.`,
 	Bad:  "- id: fan\n  stdin: $fetch.stdout\n  parallel:\n    branches:\n      - {id: a, run: ./a.sh}\n      - {id: b, run: ./b.sh}",
 	Good: "- id: fan\n  parallel:\n    branches:\n      - {id: a, run: ./a.sh, stdin: $fetch.stdout}\n      - {id: b, run: ./b.sh, stdin: $fetch.stdout}",
 	Fix:  "for a parallel step, move stdin onto each branch that has none (unsafe: check that every branch wants the data)",

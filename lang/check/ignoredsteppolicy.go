@@ -11,14 +11,14 @@ var IgnoredStepPolicy = &Analyzer{
 	Name:     "ignored-step-policy",
 	Severity: source.Warning,
 	Summary:  "retry, timeout_ms, on_error or when where the runtime ignores them",
-	Doc: `The step policies do not apply everywhere (WF §2.10 table):
+	Doc: `The step policies do not apply everywhere:
 
 - a loop sub-step ignores ` + "`retry`" + `, ` + "`timeout_ms`" + ` and ` + "`on_error`" + ` (not even validated);
 - a parallel branch ignores ` + "`when`" + `, ` + "`condition`" + `, ` + "`retry`" + `, ` + "`timeout_ms`" + ` and ` + "`on_error`" + `:
   every branch always runs, and the policies of the parallel step apply to the block as a whole;
 - an input step ignores ` + "`retry`" + `, ` + "`timeout_ms`" + ` and ` + "`on_error`" + `;
 - on an approval-only step they apply only to preparing the step, never to the wait for the
-  approver (users expect ` + "`timeout_ms`" + ` to bound the wait; UN §1.8).
+  approver (users expect ` + "`timeout_ms`" + ` to bound the wait).
 
 The documents also call ` + "`retry`" + `, ` + "`timeout_ms`" + ` and ` + "`on_error`" + ` ignored on a for_each step itself, but
 release 2026.9.13 applies all three to the loop (verified: a failing loop with retry: {max: 3} ran three

@@ -55,7 +55,7 @@ type StepInfo struct {
 // IsLoop reports whether the step is a for_each loop.
 func (s *StepInfo) IsLoop() bool { return s.Step.ForEach != nil }
 
-// HasGate reports whether the step has an approval gate (WF §2.5: true, a
+// HasGate reports whether the step has an approval gate (true, a
 // non-blank string or a mapping).
 func (s *StepInfo) HasGate() bool {
 	if s.Step.Approval == nil {
@@ -313,7 +313,7 @@ func (in *Info) StepRefs() iter.Seq2[*RefSite, *ast.StepRef] {
 }
 
 // IsWholeRef reports whether a template is exactly one $id.path once
-// trimmed: the strict whole-value form of stdin and for_each (WF §3.4).
+// trimmed: the strict whole-value form of stdin and for_each.
 func IsWholeRef(t *ast.Template) bool {
 	if len(t.Refs) != 1 {
 		return false

@@ -15,7 +15,7 @@ var InputDefaultsMismatch = &Analyzer{
 	Name:     "input-defaults-mismatch",
 	Severity: source.Warning,
 	Summary:  "an input step's defaults do not validate against its responseSchema",
-	Doc: `An input step passes ` + "`defaults`" + ` to the request unchecked (WF §2.6), while the answer is
+	Doc: `An input step passes ` + "`defaults`" + ` to the request unchecked, while the answer is
 validated against ` + "`responseSchema`" + `. Defaults that do not match the schema suggest an answer that
 would be rejected ("response failed schema validation").`,
 	Bad: `- id: review

@@ -19,7 +19,7 @@ var InvalidFlagValue = &Analyzer{
 	Name:     "invalid-flag-value",
 	Severity: source.Error,
 	Summary:  "a pipeline flag has a value its command rejects or silently replaces",
-	Doc: `Flag values reach commands as text and are converted when the stage runs (PRC §3): head --n
+	Doc: `Flag values reach commands as text and are converted when the stage runs: head --n
 and openclaw.agent --timeout must be non-negative numbers, exec --stdin one of raw, json and jsonl,
 ask --schema a JSON object, --args-json valid JSON (an object with openclaw.invoke --each),
 llm.invoke --artifacts-json an array and --metadata-json and --output-schema objects,

@@ -16,7 +16,7 @@ var JSONOfNonJSON = &Analyzer{
 	Severity: source.Info,
 	Summary:  "a reference reads .json of a shell step that does not print JSON",
 	Doc: "A shell step's `json` is the JSON parse of its trimmed stdout, or undefined when that is not " +
-		"JSON (WF §2.3). A step that only runs `echo` with plain words, `date`, `pwd`, `ls`, `whoami`, " +
+		"JSON. A step that only runs `echo` with plain words, `date`, `pwd`, `ls`, `whoami`, " +
 		"`hostname` or `uname`, or a command that prints nothing (`mkdir`, `cp`, `touch`, `sleep`…), has " +
 		"no `json`: the reference is empty in text and undefined in conditions. Use `$x.stdout`. The " +
 		"inference looks only at one-line commands without variables, pipes or redirections, so it " +

@@ -13,8 +13,8 @@ import (
 // step.
 
 // polIsLLMStage reports whether a pipeline stage calls a model: llm.invoke,
-// llm_task.invoke, openclaw.agent (PRC §3.19, §3.20), or email.triage in its
-// --llm mode (PRC §3.23).
+// llm_task.invoke, openclaw.agent, or email.triage in its
+// --llm mode.
 func polIsLLMStage(st *ast.Stage) bool {
 	if st == nil || st.Name == nil {
 		return false
@@ -65,7 +65,7 @@ func polStages(s *ast.Step) []*ast.Stage {
 	return nil
 }
 
-// polShell is the shell text the step runs: run, else command (WF §2.3), or nil.
+// polShell is the shell text the step runs: run, else command, or nil.
 func polShell(s *ast.Step) *ast.Shell {
 	if s.Run != nil {
 		if sh, ok := s.Run.Value.(*ast.Shell); ok {
@@ -112,7 +112,7 @@ func polShellLLMCall(sh *ast.Shell) (i, j int, ok bool) {
 }
 
 // polIsLLMTaskInvoke reports whether a stage calls the llm-task tool through
-// openclaw.invoke or clawd.invoke (PRC §3.18).
+// openclaw.invoke or clawd.invoke.
 func polIsLLMTaskInvoke(st *ast.Stage) bool {
 	if st == nil || st.Name == nil || st.Name.Text != "openclaw.invoke" && st.Name.Text != "clawd.invoke" {
 		return false
@@ -171,7 +171,7 @@ func polString(f *ast.Field) (string, bool) {
 }
 
 // polHasExecution reports whether a step runs something that retry, timeout_ms
-// and on_error can apply to: shell, pipeline, workflow or parallel (WF §2.10).
+// and on_error can apply to: shell, pipeline, workflow or parallel.
 func polHasExecution(s *ast.Step) bool {
 	return polShell(s) != nil || s.Pipeline != nil || s.Workflow != nil || s.Parallel != nil
 }

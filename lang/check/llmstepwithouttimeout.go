@@ -13,8 +13,8 @@ var LLMStepWithoutTimeout = &Analyzer{
 	Severity: source.Hint,
 	Summary:  "a step calls a model without timeout_ms",
 	Doc: "Model calls can hang for minutes, and a host's whole-run timeout is often shorter than one " +
-		"call (UN §1.8). `timeout_ms` bounds each attempt and ends a waiting `llm.invoke` at once " +
-		"(WF §2.10). The rule looks for the pipeline commands `llm.invoke`, `llm_task.invoke`, " +
+		"call. `timeout_ms` bounds each attempt and ends a waiting `llm.invoke` at once. " +
+		"The rule looks for the pipeline commands `llm.invoke`, `llm_task.invoke`, " +
 		"`openclaw.agent` (unless it has its own `--timeout`), `email.triage --llm` and the llm-task tool " +
 		"through `openclaw.invoke` / `clawd.invoke`, and for shell text that runs them. A branch is bounded by its parallel step's `timeout_ms` or " +
 		"`parallel.timeout_ms`; a loop sub-step by the loop's `timeout_ms` (honoured by 2026.9.13).",

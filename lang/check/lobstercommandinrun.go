@@ -15,9 +15,9 @@ var LobsterCommandInRun = &Analyzer{
 	Name:     "lobster-command-in-run",
 	Severity: source.Error,
 	Summary:  "a run or command text calls a Lobster pipeline command, which is not a program",
-	Doc: `run and command text is handed to /bin/sh -lc (WF §2.3). Pipeline commands such as
+	Doc: `run and command text is handed to /bin/sh -lc. Pipeline commands such as
 llm.invoke, state.set, diff.last or approve exist only inside the pipeline runtime: the shell
-looks them up on PATH and fails with "llm.invoke: not found" (WF §2.4: only the openclaw.invoke
+looks them up on PATH and fails with "llm.invoke: not found" (only the openclaw.invoke
 and clawd.invoke shims are installed as executables, see shim-in-run). Commands that share their
 name with a program or shell builtin (exec, head, sort, json, table, map, template) are reported
 only with a flag that exists in Lobster alone, such as "head --n" or "exec --json". Every simple

@@ -15,7 +15,7 @@ var LobsterShellOverride = &Analyzer{
 	Severity: source.Info,
 	Summary:  "LOBSTER_SHELL is set in env and changes the interpreter of shell steps",
 	Doc: `The shell of run/command steps (and exec --shell) is read from LOBSTER_SHELL in the merged
-step env (WF §2.3): setting it in the workflow env changes the interpreter of every step, and in
+step env: setting it in the workflow env changes the interpreter of every step, and in
 a step env, that step's (and the sub-steps or branches under it). A name ending in pwsh or
 powershell gets -NoProfile -Command, one ending in cmd gets /d /s /c (also "mycmd"), anything
 else -lc. Scripts written for /bin/sh may then behave differently, and a value taken from a step

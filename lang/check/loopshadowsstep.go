@@ -14,7 +14,7 @@ var LoopShadowsStep = &Analyzer{
 	Severity: source.Warning,
 	Summary:  "a for_each sub-step id or loop variable hides a step of the same id",
 	Doc: `Inside an iteration the scope is the workflow's results plus the loop variables and the
-earlier sub-steps, which replace any step of the same id (WF §2.1, §2.9). Sub-step ids are not
+earlier sub-steps, which replace any step of the same id. Sub-step ids are not
 checked against top-level ids, so "$fetch.json" inside the loop silently reads the sub-step or the
 loop variable instead of the top-level step "fetch". Only steps and branches defined before the
 loop are considered: the others have no result inside it anyway.`,

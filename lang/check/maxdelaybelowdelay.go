@@ -11,7 +11,7 @@ var MaxDelayBelowDelay = &Analyzer{
 	Severity: source.Info,
 	Summary:  "retry.max_delay_ms is below retry.delay_ms",
 	Doc: "The delay before retry n is `delay_ms` with `backoff: fixed`, and `min(delay_ms * 2^(n-1), max_delay_ms)` " +
-		"with `backoff: exponential`; jitter adds ±10% and then clamps to `max_delay_ms` (WF §2.10). " +
+		"with `backoff: exponential`; jitter adds ±10% and then clamps to `max_delay_ms`. " +
 		"`max_delay_ms` (default 30000) does not cap a fixed delay without jitter, so with a fixed backoff a " +
 		"smaller `max_delay_ms` is ignored; with exponential backoff or jitter every retry waits at most " +
 		"`max_delay_ms`, and `delay_ms` (default 1000) no longer matters.",

@@ -9,7 +9,7 @@ var MetadataKey = &Analyzer{
 	Summary:  "a documentary key (description, name, version, author) that the runtime ignores",
 	Doc: `The reference reads ` + "`name`" + ` and ` + "`description`" + ` at the top level only. A step's
 ` + "`description`" + ` (or ` + "`name`" + ` next to its ` + "`id`" + `), and a top-level ` + "`version`" + ` or ` + "`author`" + `, are
-accepted and ignored (WF §2.11). That is harmless and common, so this is a hint rather than
+accepted and ignored. That is harmless and common, so this is a hint rather than
 ` + "`unknown-key`" + `: it tells the author that the key documents the file and changes nothing at run
 time. Turn the rule off if the project uses such keys on purpose. A step with ` + "`name`" + ` and no
 ` + "`id`" + ` is ` + "`missing-id`" + ` instead.`,

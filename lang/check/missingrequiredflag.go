@@ -15,8 +15,8 @@ var MissingRequiredFlag = &Analyzer{
 	Name:     "missing-required-flag",
 	Severity: source.Error,
 	Summary:  "a pipeline stage lacks a flag or positional argument its command requires",
-	Doc: `Commands check their arguments when the stage runs and fail with their own message
-(PRC §3): pick, where, state.get and state.set need their positional argument, groupBy needs
+	Doc: `Commands check their arguments when the stage runs and fail with their own message:
+pick, where, state.get and state.set need their positional argument, groupBy needs
 --key, diff.last a key, template some text, workflows.run a name, openclaw.invoke --tool and
 --action, openclaw.agent a prompt and an agent or session, llm.invoke a prompt, exec a command.
 An empty value ('' or --key=) counts as missing, and so does a bare flag that the command reads

@@ -15,7 +15,7 @@ var MustacheSyntax = &Analyzer{
 	Name:     "mustache-syntax",
 	Severity: source.Warning,
 	Summary:  "a {{ … }} or ${{ … }} template, which Lobster does not evaluate",
-	Doc: `Workflow fields have no ` + "`{{ }}`" + ` syntax (WF §3.8): the only substitutions are ` + "`${arg}`" + `
+	Doc: `Workflow fields have no ` + "`{{ }}`" + ` syntax: the only substitutions are ` + "`${arg}`" + `
 for args and ` + "`$id.path`" + ` for step results. A ` + "`{{ inputs.name }}`" + ` or a GitHub-Actions
 ` + "`${{ steps.x.outputs.y }}`" + ` reaches the command, the environment or the prompt as literal text (and
 ` + "`${{`" + ` in shell text is a "bad substitution" error). Filters such as ` + "`{{ x | upper }}`" + ` exist

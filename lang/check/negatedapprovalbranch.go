@@ -11,7 +11,7 @@ var NegatedApprovalBranch = &Analyzer{
 	Severity: source.Warning,
 	Summary:  "a condition tests that a gate was not approved, which never happens after a rejection",
 	Doc: `A rejection never stores ` + "`approved: false`" + `: rejecting a gate cancels the whole run in tool
-mode and fails it with "Not approved" interactively, so no later step runs (WF §2.5, §3.1). So a
+mode and fails it with "Not approved" interactively, so no later step runs. So a
 "not approved" branch (` + "`!$gate.approved`" + `, ` + "`$gate.approved != true`" + `, ` + "`$gate.approved == false`" + `)
 runs only when the gate step was skipped by its own condition or failed under ` + "`on_error`" + `. When
 the gate can be neither skipped nor failed, the branch never runs (warning); otherwise the test may

@@ -10,7 +10,7 @@ var NegationPrecedence = &Analyzer{
 	Name:     "negation-precedence",
 	Severity: source.Warning,
 	Summary:  "\"!\" applies to the left operand of a comparison, not to the comparison",
-	Doc: `In conditions "!" binds tighter than the comparison operators (WF §3.7): ` + "`!$a.json.t == false`" + `
+	Doc: `In conditions "!" binds tighter than the comparison operators: ` + "`!$a.json.t == false`" + `
 means ` + "`(!$a.json.t) == false`" + `, which compares a boolean. Write parentheses to say which one is
 meant: ` + "`!($a.json.t == false)`" + ` or ` + "`(!$a.json.t) == false`" + `.`,
 	Bad:  "- id: retry\n  when: '!$check.json.ok == true'\n  run: ./retry.sh",

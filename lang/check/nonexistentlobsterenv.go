@@ -15,7 +15,7 @@ var NonexistentLobsterEnv = &Analyzer{
 	Name:     "nonexistent-lobster-env",
 	Severity: source.Error,
 	Summary:  "shell text reads a LOBSTER_* variable (or a loop variable) that the runtime never sets",
-	Doc: `The runtime sets exactly two kinds of variables for a step (WF §3.6): LOBSTER_ARGS_JSON, and
+	Doc: `The runtime sets exactly two kinds of variables for a step: LOBSTER_ARGS_JSON, and
 LOBSTER_ARG_<N> for every resolved arg. There are no LOBSTER_STEP_* or LOBSTER_WORKFLOW_*
 variables, no variables for step outputs, and none for loop items or indexes: a command that
 reads one gets an empty value.
@@ -26,7 +26,7 @@ process.env.X, os.environ["X"] or getenv("X") anywhere in run, command or pipeli
 - LOBSTER_STEP_*, LOBSTER_WORKFLOW_*, and "$item"/"$index" inside a for_each loop: error (always
   empty).
 - LOBSTER_ARG_<N> where no declared arg maps to N: warning, because a caller may pass an
-  undeclared arg (WF §1.4) or a parent workflow may have set it (WF §2.7); a near declared name
+  undeclared arg or a parent workflow may have set it; a near declared name
   is suggested.
 - Other LOBSTER_* names the runtime does not set: warning (they are set only if you export them).
   LOBSTER_STATE_DIR, which the runtime reads but does not pass on, is info. The other variables
@@ -43,7 +43,7 @@ reported only for LOBSTER_STEP_* and LOBSTER_WORKFLOW_*.`,
 }
 
 // aeRuntimeReadEnv are the LOBSTER_* variables the runtime reads from the
-// process or step environment (WF §3.6, PRC §10): configuration a user
+// process or step environment: configuration a user
 // exports, which a script may read as well.
 var aeRuntimeReadEnv = map[string]bool{
 	"LOBSTER_SHELL": true, "LOBSTER_STATE_DIR": true,

@@ -15,7 +15,7 @@ var NonexistentResultField = &Analyzer{
 	Severity: source.Error,
 	Summary:  "a reference reads a field that step results do not have",
 	Doc: `A step result has only the fields ` + "`id`, `stdout`, `json`, `approved`, `approvedBy`, `initiatedBy`, " +
-		"`subject`, `response`, `skipped`, `error` and `errorMessage`" + ` (WF §3.1). There is no
+		"`subject`, `response`, `skipped`, `error` and `errorMessage`" + `. There is no
 ` + "`exitCode`, `stderr`, `status`, `success`, `output` or `result`" + `: a path that starts with any other
 name is undefined, so it renders as an empty string in text, gives no input to stdin and tests
 false in conditions. The keys of a step's JSON output are under ` + "`json`" + `: write
@@ -31,7 +31,7 @@ item's field.`,
 	Run:  runNonexistentResultField,
 }
 
-// loopVarFields are the fields of a loop variable's record (WF §2.9).
+// loopVarFields are the fields of a loop variable's record.
 func refIsLoopVarField(name string) bool { return name == "json" || name == "stdout" }
 
 // refExitStatusNames read as the outcome of a command.
@@ -116,8 +116,7 @@ func refReportLoopVarField(p *Pass, rs *RefSite, r *ast.StepRef, res Resolution)
 	p.Report(d)
 }
 
-// refUndefinedEffect says what an undefined reference gives where it stands
-// (WF §3.3, §3.4, §3.7).
+// refUndefinedEffect says what an undefined reference gives where it stands.
 // A reference to a step that has no result yet where it stands (a later
 // step, a sub-step outside its loop) is left in the text as written, and
 // forward-step-ref or out-of-scope-ref report that; the field itself is then

@@ -10,8 +10,8 @@ var NullVsMissing = &Analyzer{
 	Name:     "null-vs-missing",
 	Severity: source.Warning,
 	Summary:  "a data path is compared with null, but a missing field is not null",
-	Doc: `A path that does not exist in the data evaluates to undefined, and equality is ` + "`Object.is`" + `
-(WF §3.7), so ` + "`$x.json.token == null`" + ` is false when "token" is absent: it is true only when the
+	Doc: `A path that does not exist in the data evaluates to undefined, and equality is ` + "`Object.is`" + `,
+so ` + "`$x.json.token == null`" + ` is false when "token" is absent: it is true only when the
 output holds an explicit null. To test for a missing value, use truthiness: ` + "`!$x.json.token`" + `
 (which also treats "", 0 and false as missing).`,
 	Bad:  "- id: login\n  when: $session.json.token == null\n  run: ./login.sh",

@@ -18,7 +18,7 @@ var OpenclawTokenRemoteURL = &Analyzer{
 OPENCLAW_TOKEN or CLAWD_TOKEN in the environment. To keep that token from leaking, they refuse to
 send an environment token to a host other than localhost, 127.0.0.1 or ::1, and the call fails
 with "refuses to send OPENCLAW_TOKEN/CLAWD_TOKEN to non-local --url; pass --token explicitly for
-remote endpoints" (PRC §3.18). The rule looks at a literal --url (and at a literal OPENCLAW_URL or
+remote endpoints". The rule looks at a literal --url (and at a literal OPENCLAW_URL or
 CLAWD_URL in the env the step sees, when there is no --url), in pipeline stages and in
 run/command text.`,
 	Bad:  "steps:\n  - id: notify\n    pipeline: openclaw.invoke --url https://claw.example.com --tool message --action send",

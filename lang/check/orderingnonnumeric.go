@@ -10,7 +10,7 @@ var OrderingNonNumeric = &Analyzer{
 	Name:     "ordering-non-numeric",
 	Severity: source.Error,
 	Summary:  "<, <=, > or >= has an operand that is never a number, so the result is always false",
-	Doc: `The ordering operators compare numbers only (WF §3.7): both sides must be "strictly numeric", a
+	Doc: `The ordering operators compare numbers only: both sides must be "strictly numeric", a
 number or a non-blank string that parses as one. Otherwise the comparison is false, whatever the
 other side is. So a boolean, null or non-numeric string literal, a field that is true or absent
 (` + "`.approved`" + `, ` + "`.skipped`" + `, ` + "`.error`" + `), or a negation or parenthesised comparison (a boolean) on

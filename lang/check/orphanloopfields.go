@@ -13,7 +13,7 @@ var OrphanLoopFields = &Analyzer{
 	Summary:  "a loop field (steps, item_var, index_var, batch_size, pause_ms) on a step without for_each, or workflow_args without workflow",
 	Doc: `` + "`steps`" + `, ` + "`item_var`" + `, ` + "`index_var`" + `, ` + "`batch_size`" + ` and ` + "`pause_ms`" + ` are read only on a
 ` + "`for_each`" + ` step, and ` + "`workflow_args`" + ` only on a ` + "`workflow:`" + ` step. Elsewhere the reference never
-validates them and ignores them (WF §1.6 "never validated", §2.11): nested ` + "`steps`" + ` without
+validates them and ignores them: nested ` + "`steps`" + ` without
 ` + "`for_each`" + ` never run, and ` + "`workflow_args`" + ` reach nothing.`,
 	Bad:  "- id: each\n  run: ./list.sh\n  item_var: file\n  batch_size: 5",
 	Good: "- id: each\n  for_each: $list.json\n  item_var: file\n  steps:\n    - {id: show, run: echo $file.stdout}",

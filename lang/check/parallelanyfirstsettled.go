@@ -10,8 +10,8 @@ var ParallelAnyFirstSettled = &Analyzer{
 	Name:     "parallel-any-first-settled",
 	Severity: source.Info,
 	Summary:  "parallel wait: any takes the first branch to finish, even a failed one",
-	Doc: `With ` + "`wait: any`" + ` the block takes the first branch to settle, whether it succeeded or failed
-(WF §2.8): if the fastest branch fails, the step fails with that branch's error, even when a slower
+	Doc: `With ` + "`wait: any`" + ` the block takes the first branch to settle, whether it succeeded or failed:
+if the fastest branch fails, the step fails with that branch's error, even when a slower
 branch would have succeeded. The other branches are aborted, and only the winner's result is
 stored.`,
 	Bad:  "- id: race\n  parallel:\n    wait: any\n    branches:\n      - {id: primary, run: ./fetch-primary.sh}\n      - {id: mirror, run: ./fetch-mirror.sh}",

@@ -15,7 +15,7 @@ var ParallelBranchNonJSON = &Analyzer{
 	Severity: source.Info,
 	Summary:  "a parallel branch prints no JSON, so it is missing from the parallel step's json",
 	Doc: `With ` + "`wait: all`" + ` the parallel step's json is {branchId: branchJson, …}, and a branch whose output
-is not JSON contributes undefined, which disappears from the merged output (WF §2.8, [verified]).
+is not JSON contributes undefined, which disappears from the merged output.
 The rule reports only what it can tell for sure: a branch whose shell text prints literal text
 with echo or printf (or nothing, such as "sleep 1"), when the parallel step's result is read
 later or is the workflow's output. The branch's own "$b.stdout" still holds the text.`,

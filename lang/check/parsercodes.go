@@ -3,7 +3,7 @@ package check
 import "github.com/lobsterdev/lobster/lang/source"
 
 // The codes the parser reports (YAML, JSON and the reference's load-time
-// rules, workflow-files.md §1.6) and the checker's own codes. They have no
+// rules) and the checker's own codes. They have no
 // Run: they are listed for their documentation and for suppressions.
 
 var parserCodes = []*Analyzer{

@@ -12,13 +12,13 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-// This file holds what the pipeline rules (lint-rules.md §7) share: reading
+// This file holds what the pipeline rules share: reading
 // a parsed stage against the command registry (lang/commands), the
 // JavaScript conversions the commands apply to flag values, the grammar of
 // where expressions, and quoting text for a fix inside a YAML scalar.
 //
-// Pipeline text is substituted (${arg}, $id.path) before it is parsed
-// (WF §2.4): a word that holds a reference is only known at run time, so
+// Pipeline text is substituted (${arg}, $id.path) before it is parsed:
+// a word that holds a reference is only known at run time, so
 // the rules defer on it.
 
 // plStage is one pipeline stage read against the registry. A rule receives
@@ -216,7 +216,7 @@ func plMessage(msg, name, value string) string {
 }
 
 // plWhere is a where expression split as the reference's regular expression
-// ^([a-zA-Z0-9_.]+)\s*(==|=|!=|<=|>=|<|>)\s*(.+)$ splits it (PRC §3.6).
+// ^([a-zA-Z0-9_.]+)\s*(==|=|!=|<=|>=|<|>)\s*(.+)$ splits it.
 type plWhere struct {
 	Path, Op, Value string
 }

@@ -14,7 +14,7 @@ var PreferCanonicalKey = &Analyzer{
 	Summary:  "a synonym key is used where one spelling is preferred (command for run, condition for when, camelCase approval keys)",
 	Doc: `The reference accepts ` + "`command`" + ` as a synonym of ` + "`run`" + ` (the README prefers ` + "`run`" + `),
 ` + "`condition`" + ` as a synonym of ` + "`when`" + `, and both spellings of the approval identity keys
-(` + "`initiatedBy`" + ` and ` + "`initiated_by`" + `…; WF §2.3, §2.5, §2.10). One spelling per file reads better,
+(` + "`initiatedBy`" + ` and ` + "`initiated_by`" + `…). One spelling per file reads better,
 and the preferred ones here are ` + "`run`" + `, ` + "`when`" + ` and the snake_case keys, like every other key of
 the format. This is style only: turn the rule off if the project prefers the other spellings. When
 both spellings are set, ` + "`run-and-command`" + `, ` + "`when-and-condition`" + ` or ` + "`duplicate-key-spelling`" + `

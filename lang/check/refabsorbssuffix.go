@@ -11,7 +11,7 @@ var RefAbsorbsSuffix = &Analyzer{
 	Name:     "ref-absorbs-suffix",
 	Severity: source.Info,
 	Summary:  "a file extension after a reference is read as part of its path",
-	Doc: `The path of ` + "`$id.path`" + ` is matched greedily (WF §3.3): in ` + "`cp \"$a.json.name.gz\" backup/`" + ` the
+	Doc: `The path of ` + "`$id.path`" + ` is matched greedily: in ` + "`cp \"$a.json.name.gz\" backup/`" + ` the
 reference is ` + "`$a.json.name.gz`" + `, which looks up a key ` + "`gz`" + ` (usually undefined, so empty), not
 ` + "`$a.json.name`" + ` followed by the text ` + "`.gz`" + `. End the reference before the dot: put the value in an
 env variable (` + "`env: {NAME: $a.json.name}`" + ` and ` + "`\"$NAME.gz\"`" + `) or close the quote first

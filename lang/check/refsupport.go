@@ -7,7 +7,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-// This file holds helpers shared by the reference rules (lint-rules.md §2):
+// This file holds helpers shared by the reference rules:
 // what a reference's id names, what a step kind sets in its result, the
 // decoded text around a reference, and which steps a condition mentions.
 
@@ -42,14 +42,14 @@ func forEachResolvedStepRef(in *Info, want func(rs *RefSite, r *ast.StepRef) boo
 	}
 }
 
-// refHasExecution reports whether a step has an execution field (WF §2.2):
+// refHasExecution reports whether a step has an execution field:
 // run/command, pipeline, workflow, parallel or for_each.
 func refHasExecution(s *ast.Step) bool {
 	return s.Run != nil || s.Command != nil || s.Pipeline != nil || s.Workflow != nil || s.Parallel != nil || s.ForEach != nil
 }
 
 // refIsNoneStep reports whether a step runs nothing of its own: an approval-only
-// step (WF §2.2 "none"), whose result is synthesised from its stdin (§3.1).
+// step, whose result is synthesised from its stdin.
 func refIsNoneStep(si *StepInfo) bool {
 	return !refHasExecution(si.Step) && si.Step.Input == nil
 }
@@ -78,7 +78,8 @@ func refOnErrorPolicy(s *ast.Step) string {
 
 // refOnErrorIgnoredKind says why on_error does not apply to a step (loop
 // sub-steps, input steps and parallel branches ignore it; 2026.9.13 applies
-// it to a for_each loop itself, which WF §2.10 says ignores it), or "".
+// it to a for_each loop itself, which its documentation says ignores it),
+// or "".
 func refOnErrorIgnoredKind(si *StepInfo) string {
 	switch {
 	case si.Step.Context == ast.BranchStep:
@@ -181,7 +182,7 @@ func refExprMentions(e ast.Expr, id string) bool {
 }
 
 // refStepCondition is the condition the runtime evaluates for a step: when wins
-// over condition (WF §2.10). It is nil for an absent or non-string one.
+// over condition. It is nil for an absent or non-string one.
 func refStepCondition(s *ast.Step) *ast.Condition {
 	f := s.When
 	if f == nil {

@@ -12,7 +12,7 @@ var RefToAnyBranch = &Analyzer{
 	Name:     "ref-to-any-branch",
 	Severity: source.Warning,
 	Summary:  "a reference names a branch of a wait: any parallel step, which is stored only when it wins",
-	Doc: `With ` + "`wait: any`" + ` only the winning branch's result is stored (WF §2.8). A reference to a branch
+	Doc: `With ` + "`wait: any`" + ` only the winning branch's result is stored. A reference to a branch
 that lost has no result: in templates the text stays as written (the shell then expands "$slow" to
 nothing), in conditions and whole-value stdin the run fails with "Unknown step reference". The
 parallel step's own json holds exactly the winner, so "$race.json.slow" is safe: it is empty when

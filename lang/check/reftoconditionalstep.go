@@ -13,9 +13,9 @@ var RefToConditionalStep = &Analyzer{
 	Name:     "ref-to-conditional-step",
 	Severity: source.Info, // the issue asks for info: the reference may be intended
 	Summary:  "the output of a step that may be skipped is used without a guard",
-	Doc: "A step whose `when`/`condition` is false gets the result `{id, skipped: true}` (WF §2.10): its " +
+	Doc: "A step whose `when`/`condition` is false gets the result `{id, skipped: true}`: its " +
 		"`stdout` and `json` render as empty strings in later templates and a whole-value `stdin` gets no " +
-		"input (WF §3.9), so the later step runs on nothing. Guard the later step with a condition that " +
+		"input, so the later step runs on nothing. Guard the later step with a condition that " +
 		"mentions the step (`when: '!$render.skipped'`) or one of the steps its condition tests. The rule " +
 		"stays quiet when the using step's condition, or that of its loop or parallel step, mentions the " +
 		"skipped step or a step mentioned in its condition, and when the using step reads " +
@@ -72,7 +72,7 @@ func runRefToConditionalStep(p *Pass) {
 
 // refPassedGates reports whether a condition only tests that earlier,
 // unconditional approval gates were approved ($confirm.approved, joined by
-// &&): a rejected gate cancels the run (WF §2.5), so once the step is reached
+// &&): a rejected gate cancels the run, so once the step is reached
 // such a condition is always true.
 func refPassedGates(in *Info, site *StepInfo, e ast.Expr) bool {
 	switch e := e.(type) {

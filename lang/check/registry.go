@@ -1,8 +1,8 @@
 package check
 
 // All lists every code: the parser's and the checker's own first, then the
-// rules, grouped as in lint-rules.md. docs/diagnostics.md is generated from
-// this list.
+// rules, in their groups (rules_<group>.go). docs/diagnostics.md is
+// generated from this list.
 var All = append(append(append([]*Analyzer(nil), parserCodes...), configCodes...), Rules...)
 
 // Rules are the analyzers that run over the tree, by group. Each group's

@@ -13,7 +13,7 @@ var RequestInputInLoopOrBranch = &Analyzer{
 	Summary:  "an ask stage is used in a for_each sub-step's or a parallel branch's pipeline",
 	Doc: `A pipeline's ` + "`ask`" + ` stage suspends the workflow with ` + "`needs_input`" + ` by calling ` + "`requestInput`" + `.
 For_each sub-steps and parallel branches run their pipelines in contexts without it, so the step
-fails with "requestInput is not supported in this pipeline context" (WF §2.4, PRC §3.13). Ask
+fails with "requestInput is not supported in this pipeline context". Ask
 once in an input step before the loop or the parallel block, and pass the answer in with
 ` + "`$<input>.response`" + `.`,
 	Bad: `- id: each

@@ -10,8 +10,8 @@ var RetryMaxOne = &Analyzer{
 	Name:     "retry-max-one",
 	Severity: source.Warning,
 	Summary:  "retry.max is 1 (or missing), so the step is never retried",
-	Doc: "`retry.max` is the total number of attempts, not the number of retries, and it defaults to 1 " +
-		"(WF §2.10): `max: 1`, or a retry block without `max`, runs the step once and never retries. " +
+	Doc: "`retry.max` is the total number of attempts, not the number of retries, and it defaults to 1: " +
+		"`max: 1`, or a retry block without `max`, runs the step once and never retries. " +
 		"Use `max: 2` for one retry. Only steps where retry applies are checked: shell, pipeline, " +
 		"workflow and parallel steps, and for_each loops (2026.9.13 retries a failed loop as a whole, " +
 		"although the documents say retry is ignored there); retry on sub-steps, branches and input " +
@@ -22,7 +22,7 @@ var RetryMaxOne = &Analyzer{
 }
 
 // polRetry is a step's retry mapping when retry applies to the step: a
-// top-level shell, pipeline, workflow or parallel step (WF §2.10), or a
+// top-level shell, pipeline, workflow or parallel step, or a
 // for_each loop (retried as a whole by 2026.9.13, verified).
 func polRetry(s *ast.Step) *ast.Retry {
 	if s.Retry == nil || s.Context != ast.TopStep || s.ForEach == nil && !polHasExecution(s) {

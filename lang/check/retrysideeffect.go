@@ -15,7 +15,7 @@ var RetrySideEffect = &Analyzer{
 	Severity: source.Warning,
 	Summary:  "retry on a step that sends messages or changes remote state",
 	Doc: "A retry re-runs the whole step after a failure, even when the failing attempt already did part " +
-		"of its work: shell commands are always retryable, even after side effects (WF §2.10), so a " +
+		"of its work: shell commands are always retryable, even after side effects, so a " +
 		"message can be sent twice and a remote change applied twice. A step is not retried once a " +
 		"pipeline stage sent a request that may have taken effect: `gog.gmail.send` has sent a mail, " +
 		"`openclaw.invoke` / `clawd.invoke` dispatched a tool call, `openclaw.agent` started a turn (also " +

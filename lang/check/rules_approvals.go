@@ -1,6 +1,6 @@
 package check
 
-// approvalRules check approval gates and input steps (lint-rules.md §5).
+// approvalRules check approval gates and input steps.
 var approvalRules = []*Analyzer{
 	ApprovalAfterAction,
 	ApprovalNotAGate,

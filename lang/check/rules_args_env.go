@@ -1,7 +1,7 @@
 package check
 
-// argEnvRules check args and environment (lint-rules.md §3). Their helpers
-// are in argenvhelpers.go.
+// argEnvRules check args and environment. Their helpers are in
+// argenvhelpers.go.
 var argEnvRules = []*Analyzer{
 	UndeclaredArg,
 	ArgWithoutDefaultUsed,

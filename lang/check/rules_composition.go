@@ -1,6 +1,6 @@
 package check
 
-// compositionRules check workflow: composition across files (lint-rules.md §6, second part).
+// compositionRules check workflow: composition across files.
 var compositionRules = []*Analyzer{
 	SubworkflowMissing,
 	SubworkflowInvalid,

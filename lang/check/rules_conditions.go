@@ -1,6 +1,6 @@
 package check
 
-// conditionRules check when/condition expressions (lint-rules.md §4).
+// conditionRules check when/condition expressions.
 var conditionRules = []*Analyzer{
 	ConditionArgRef,
 	ConditionYAMLWord,

@@ -1,6 +1,6 @@
 package check
 
-// loopRules check for_each, parallel and composition-free loop rules (lint-rules.md §6, first part).
+// loopRules check for_each and parallel steps.
 var loopRules = []*Analyzer{
 	ForEachNotRef,
 	ForEachStringSource,

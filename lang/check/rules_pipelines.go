@@ -1,6 +1,6 @@
 package check
 
-// pipelineRules check pipeline text and shell text (lint-rules.md §7).
+// pipelineRules check pipeline text and shell text.
 var pipelineRules = []*Analyzer{
 	LobsterCommandInRun,
 	ShimInRun,

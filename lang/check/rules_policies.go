@@ -1,6 +1,6 @@
 package check
 
-// policyRules check retry, timeout, on_error and cost (lint-rules.md §8).
+// policyRules check retry, timeout, on_error and cost.
 var policyRules = []*Analyzer{
 	RetryMaxOne,
 	RetrySideEffect,

@@ -1,6 +1,6 @@
 package check
 
-// referenceRules check $id.path and ${…} references (lint-rules.md §2).
+// referenceRules check $id.path and ${…} references.
 var referenceRules = []*Analyzer{
 	UnknownStepRef,
 	ForwardStepRef,

@@ -1,6 +1,6 @@
 package check
 
-// securityRules check security footguns (lint-rules.md §9).
+// securityRules check security footguns.
 var securityRules = []*Analyzer{
 	ArgSplicedIntoShell,
 	StepOutputSplicedIntoShell,

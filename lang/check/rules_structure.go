@@ -1,6 +1,7 @@
 package check
 
-// structureRules check the structure of the file: keys, dialects, ignored fields (lint-rules.md §1).
+// structureRules check the structure of the file: keys, dialects, ignored
+// fields.
 var structureRules = []*Analyzer{
 	YAMLUnusedAnchor,
 	UnknownKey,

@@ -16,7 +16,7 @@ import (
 // Options configure a run.
 type Options struct {
 	// Path is where the file is on disk, for resolving relative workflow:
-	// paths (the directory of the calling file, WF §2.7); "" when unknown.
+	// paths (the directory of the calling file); "" when unknown.
 	Path string
 	// ReadFile reads files the workflow refers to; nil means parser.ReadFile.
 	ReadFile func(path string) ([]byte, error)

@@ -14,7 +14,7 @@ var RunAndCommand = &Analyzer{
 	Summary:  "both run and command are set; run is used and command is ignored",
 	Doc: `` + "`run`" + ` and ` + "`command`" + ` are synonyms. The reference's load-time check counts them as one
 field (` + "`run`" + ` when it is a string, otherwise ` + "`command`" + `), so a step with both is accepted and
-` + "`command`" + ` is silently ignored (WF §1.6 quirks, §2.3), although the error message for two
+` + "`command`" + ` is silently ignored, although the error message for two
 execution fields suggests they are exclusive. On a loop sub-step two non-blank texts are rejected
 at load time (` + "`conflicting-execution`" + `).`,
 	Bad:  "- id: build\n  run: make\n  command: make test",

@@ -36,13 +36,13 @@ var Shellcheck = &Analyzer{
 YAML string, through block indentation, folding and escapes, with shellcheck's message and wiki
 link.
 
-The text is checked as the runtime runs it: with /bin/sh -lc (WF §2.3), so in shellcheck's sh
+The text is checked as the runtime runs it: with /bin/sh -lc, so in shellcheck's sh
 dialect whatever shebang the text starts with, or in the dialect of the shell that LOBSTER_SHELL
 names in the step's, its parents' or the workflow's env (bash, dash, ksh, sh). Text for other
 shells (zsh, pwsh, cmd…) or a templated LOBSTER_SHELL is not checked. The runtime substitutes
 references before the shell runs, so shellcheck sees each one that it substitutes replaced by as
 many "x" as it has bytes: positions stay exact and $step.json is not taken for the shell variable
-$step. What the runtime leaves to the shell is left too (WF §0): $id.path when no step or loop
+$step. What the runtime leaves to the shell is left too: $id.path when no step or loop
 variable is named id ($DIR.bak), and ${name} when no arg is declared and name is written in
 capitals or assigned in the text (NAME=…; echo "${NAME}"). These codes are never reported:
 SC1091 (sourced file not found), SC2043, SC2050, SC2157, SC2194 (constant words where a
@@ -331,7 +331,7 @@ func scOffset(text string, starts []int, line, col int) int {
 // scMask is the decoded text of sh with the Lobster references that the
 // runtime substitutes before the shell sees the text replaced by as many
 // 'x' bytes, so that the byte offsets stay those of the text. Left as they
-// are, for the shell, as the runtime leaves them (WF §0 items 2 and 3):
+// are, for the shell, as the runtime leaves them:
 // ${name} when no arg name is declared and name looks like a shell
 // variable: written in capitals (an environment variable) or assigned in
 // the text (NAME=…; echo "${NAME}"); and $id.path when no step or loop

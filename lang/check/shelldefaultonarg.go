@@ -13,10 +13,10 @@ var ShellDefaultOnArg = &Analyzer{
 	Name:     "shell-default-on-arg",
 	Severity: source.Error,
 	Summary:  "a shell expansion such as ${arg:-x} or $arg names a declared arg, which the shell does not see",
-	Doc: `Lobster substitutes only the exact form "${name}" (WF §3.2): there is no default syntax.
+	Doc: `Lobster substitutes only the exact form "${name}": there is no default syntax.
 "${target:-prod}", "${target:?}", "${target#v}" or "${#target}" do not match the arg pattern and
 reach the shell, which reads an environment variable named target. The runtime never sets one:
-the arg is exported as LOBSTER_ARG_TARGET (WF §3.6). So the default is always used (or the
+the arg is exported as LOBSTER_ARG_TARGET. So the default is always used (or the
 expansion is always empty). Apply the operator to the LOBSTER_ARG_ variable instead. These forms
 are errors. The bare form "$target" (or target in $((…))) has the same problem and is reported as a
 warning, since the author may export such a variable. A name that an env block sets or that the
@@ -61,7 +61,7 @@ func runShellDefaultOnArg(p *Pass) {
 		var d source.Diagnostic
 		if v.Op == "" || v.Op == "arith" {
 			// "$target": a likely bug, but the author may export such a
-			// variable; the operator forms are errors (lint-rules §3).
+			// variable; the operator forms are errors.
 			d = p.Finding(ast.SpanOf(v), "%q reads an environment variable named %q, which the runtime does not set: arg %q is exported as %s. use %q",
 				written, v.Name, v.Name, name, rewritten)
 			d.Severity = source.Warning

@@ -10,7 +10,7 @@ import (
 // This file finds where the Lobster references of a shell text stand for the
 // shell: unquoted, in single or double quotes, in a heredoc body, in a
 // comment. The references are substituted as raw text before the shell
-// parses the script (WF §3.2, §3.3), so the place decides what a value with
+// parses the script, so the place decides what a value with
 // quotes, "$" or backticks does, and how a rewrite to "$LOBSTER_ARG_N" must
 // be quoted. It is a linear lexical scan of POSIX sh, not a parser: command
 // substitutions, backquotes, parameter expansions, arithmetic, comments and

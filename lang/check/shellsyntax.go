@@ -12,7 +12,7 @@ var ShellSyntax = &Analyzer{
 	Name:     "shell-syntax",
 	Severity: source.Error,
 	Summary:  "run or command text is not valid shell: the step fails with a syntax error",
-	Doc: `Shell steps run with /bin/sh -lc (WF §2.3). Text that the shell cannot parse (an unterminated
+	Doc: `Shell steps run with /bin/sh -lc. Text that the shell cannot parse (an unterminated
 quote, a "for" without "done", an "if" without "fi", a stray ")") fails before any of it runs:
 dash reports "Syntax error: Unterminated quoted string" and the step fails. The checker parses
 every run and command text as POSIX shell (with mvdan.cc/sh, the references replaced by

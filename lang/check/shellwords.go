@@ -10,7 +10,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/commands"
 )
 
-// This file holds what the shell rules of lint-rules.md §7 share: finding
+// This file holds what the rules on shell text share: finding
 // the command words of run/command text. The parser keeps only the shell
 // variables of the text; rules that need its commands parse it again, only
 // when a cheap scan shows they may find something.

@@ -16,7 +16,7 @@ var ShimFlags = &Analyzer{
 	Severity: source.Error,
 	Summary:  "an openclaw.invoke or clawd.invoke call in shell text lacks a required flag or passes an unknown one",
 	Doc: `The openclaw.invoke and clawd.invoke executables run the pipeline command of the same name
-with the words that follow (PRC §1.6), so they take its flags. Without --tool or --action the
+with the words that follow, so they take its flags. Without --tool or --action the
 call fails [verified: "openclaw.invoke requires --tool and --action"], which is an error here. A
 flag the command does not read is ignored together with the word after it, taken as its value
 [verified: --bogus 1 was ignored], which is a warning. Words that are not plain text (quoted,

@@ -13,7 +13,7 @@ var ShimInRun = &Analyzer{
 	Severity: source.Info,
 	Summary:  "a run or command text calls the openclaw.invoke or clawd.invoke shim",
 	Doc: `The reference's package installs two executables, openclaw.invoke and clawd.invoke, that
-start "lobster" with the same pipeline command (PRC §1.6), and so does ` + "`go install ./cmd/...`" + `
+start "lobster" with the same pipeline command, and so does ` + "`go install ./cmd/...`" + `
 here; calling them from shell text works where they are on PATH (a login shell, which runs
 ` + "`run:`" + ` text, may reset PATH). Other machines (an OpenClaw gateway, a container, CI) often lack
 them (openclaw/openclaw#50279), and each call starts a new lobster process. A pipeline step runs

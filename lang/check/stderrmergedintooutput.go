@@ -16,8 +16,8 @@ var StderrMergedIntoOutput = &Analyzer{
 	Severity: source.Warning,
 	Summary:  "2>&1 mixes stderr into output that a later step reads as JSON",
 	Doc: `A shell step's result is its stdout; $id.json parses it as JSON, and is undefined (empty
-text) when it does not parse (WF §2.3). "2>&1" sends warnings, progress and log lines into that
-output, so the JSON breaks as soon as the program writes to stderr (UN §1.9). stderr of a
+text) when it does not parse. "2>&1" sends warnings, progress and log lines into that
+output, so the JSON breaks as soon as the program writes to stderr. stderr of a
 successful step is discarded anyway, and that of a failed step is shown in the error, so the
 redirection is not needed. Redirections of the whole command to a file (">log 2>&1"), and
 2>&1 inside $(…), are not reported.`,

@@ -12,8 +12,8 @@ var StdoutEquality = &Analyzer{
 	Name:     "stdout-equality",
 	Severity: source.Warning,
 	Summary:  "a shell step's stdout is compared with a string, but it keeps its trailing newline",
-	Doc: `A shell step's stdout is stored untrimmed (WF §2.3): after ` + "`run: echo ok`" + `, ` + "`$check.stdout`" + ` is
-"ok\n", so ` + "`$check.stdout == \"ok\"`" + ` is never true (conditions compare with ` + "`Object.is`" + `, WF §3.7).
+	Doc: `A shell step's stdout is stored untrimmed: after ` + "`run: echo ok`" + `, ` + "`$check.stdout`" + ` is
+"ok\n", so ` + "`$check.stdout == \"ok\"`" + ` is never true (conditions compare with ` + "`Object.is`" + `).
 Print JSON and compare ` + "`$check.json`" + ` (parsed from the trimmed output), or print without a
 newline (` + "`printf`" + `). A comparison with "" (is there any output?) works and is not reported. Commands that visibly print without a newline (` + "`printf`" + `, ` + "`echo -n`" + `,
 ` + "`tr -d`" + `, ` + "`jq -j`" + `) are not reported.`,
@@ -50,7 +50,7 @@ func runStdoutEquality(p *Pass) {
 }
 
 // cgShellField is the shell field the runtime runs for a step: run when it
-// is a string, else command (WF §2.2), or nil.
+// is a string, else command, or nil.
 func cgShellField(s *ast.Step) *ast.Field {
 	if s.Run != nil {
 		if _, ok := s.Run.Value.(*ast.Shell); ok {

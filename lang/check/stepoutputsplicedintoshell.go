@@ -12,7 +12,7 @@ var StepOutputSplicedIntoShell = &Analyzer{
 	Severity: source.Warning,
 	Summary:  "a step's output is pasted into quoted shell text as raw text",
 	Doc: `"$id.json…" and "$id.stdout" are replaced by the data as plain text before the shell parses
-the script (WF §3.3), also inside quotes, heredocs and programs given to jq, node or python.
+the script, also inside quotes, heredocs and programs given to jq, node or python.
 Inside "…" a JSON value loses its quotes ("echo \"json=$gate.json\"" printed json={x:1}), and a
 quote, "$(…)" or a backtick in the data (model output, issue titles, web pages) breaks the
 command or runs as shell code; inside '…' a single "'" does. Step output is untrusted. Pass the

@@ -15,7 +15,7 @@ var StepOutputUnquotedInShell = &Analyzer{
 	Severity: source.Warning,
 	Summary:  "a step's output is pasted unquoted into shell text, where it runs as shell code",
 	Doc: `"$id.json…" and "$id.stdout" are replaced by the data as plain text before the shell parses
-the script (WF §3.3). Outside quotes the data is shell source: "git branch -D $list.stdout",
+the script. Outside quotes the data is shell source: "git branch -D $list.stdout",
 "eval $x.json.cmd" or "echo $item.json" in a loop run whatever ";", "$(…)", "|" or backtick the
 data holds [verified: with output "x; touch pwned", "echo $list.stdout" created the file]. Step
 output (model answers, issue titles, web pages, file names) is untrusted. Pass the data on stdin

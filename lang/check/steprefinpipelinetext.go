@@ -10,7 +10,7 @@ var StepRefInPipelineText = &Analyzer{
 	Name:     "step-ref-in-pipeline-text",
 	Severity: source.Info,
 	Summary:  "a $id.path reference is spliced into pipeline text before it is parsed",
-	Doc: `Pipeline text is substituted first and parsed afterwards (WF §2.4, §3.5): the value of
+	Doc: `Pipeline text is substituted first and parsed afterwards: the value of
 "$draft.json" becomes part of the pipeline's source, so a quote, a "|" or a blank in the data
 changes how the text splits into stages and words. Pass data with stdin instead, which hands it
 to the first stage as items.`,

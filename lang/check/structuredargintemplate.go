@@ -14,7 +14,7 @@ var StructuredArgInTemplate = &Analyzer{
 	Name:     "structured-arg-in-template",
 	Severity: source.Warning,
 	Summary:  "an arg whose default is a list or mapping is substituted as text",
-	Doc: `"${x}" is replaced by String(value) (WF §3.2): a list renders as its elements joined with
+	Doc: `"${x}" is replaced by String(value): a list renders as its elements joined with
 commas ("1,2"), a mapping as "[object Object]", and LOBSTER_ARG_X gets the same text. Only
 LOBSTER_ARGS_JSON, the JSON of all resolved args, carries structured values faithfully: read it
 with jq (printf '%s' "$LOBSTER_ARGS_JSON" | jq -r '.x[]') or from the program.`,

@@ -164,7 +164,7 @@ func nonBlank(f *ast.Field) bool {
 }
 
 // executes reports which execution field a top-level step runs, as the
-// reference picks it (WF §2.2): parallel (a mapping), workflow, pipeline,
+// reference picks it: parallel (a mapping), workflow, pipeline,
 // shell (run if it is a string, else command), each when non-blank; nil for
 // none (an approval-only or input step, or blank text).
 func executes(s *ast.Step) *ast.Field {

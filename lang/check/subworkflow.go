@@ -39,11 +39,11 @@ type subCall struct {
 	Defaulted []string
 }
 
-// argRefPattern is the reference's arg substitution pattern (WF §3.2).
+// argRefPattern is the reference's arg substitution pattern.
 var argRefPattern = lazyRE(`\$\{([A-Za-z0-9_-]+)\}`)
 
 // callerDir is the directory that relative workflow: paths of the file at
-// path are resolved against (WF §2.7); the current directory when the file is
+// path are resolved against; the current directory when the file is
 // not on disk.
 func callerDir(path string) string {
 	if path == "" || path == "<stdin>" {
@@ -228,7 +228,7 @@ var SubworkflowMissing = &Analyzer{
 	Severity: source.Error,
 	Summary:  "a workflow: path names no file, relative to the calling file's directory",
 	Doc: `A relative workflow: path is resolved against the directory of the file that holds the
-step, not the current directory and not the step's cwd (WF §2.7). When no file is there, the step
+step, not the current directory and not the step's cwd. When no file is there, the step
 fails with "Workflow step <id> workflow file not found: <resolved path>". A dry run does not load
 children, so only a real run finds out.
 
@@ -331,8 +331,8 @@ var SubworkflowInvalid = &Analyzer{
 	Name:     "subworkflow-invalid",
 	Severity: source.Error,
 	Summary:  "the child workflow of a workflow: step has errors that make it fail",
-	Doc: `The child of a workflow: step is loaded and validated afresh each time the step runs
-(WF §2.7), so a child that does not load (YAML errors, load-time validation, a file over the size
+	Doc: `The child of a workflow: step is loaded and validated afresh each time the step runs,
+so a child that does not load (YAML errors, load-time validation, a file over the size
 limit) fails the calling step, and a condition or pipeline of the child that does not parse fails it
 when it runs. The finding stands on the workflow: value and lists the child's errors as related
 locations in the child file.`,
@@ -417,7 +417,7 @@ var SubworkflowCycle = &Analyzer{
 	Summary:  "a workflow: step calls back into a workflow file that is already running",
 	Doc: `The runtime keeps the canonical (symlink-free) paths of the workflow files being
 executed, the top-level file included, and a workflow: step whose child is one of them fails with
-"Workflow step <id> creates a cycle: <path> is already being executed" (WF §2.7). Direct and
+"Workflow step <id> creates a cycle: <path> is already being executed". Direct and
 indirect cycles are both caught, so recursion through workflow: never works, whatever its
 conditions. A dry run does not load children and does not detect it.
 

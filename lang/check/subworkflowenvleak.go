@@ -14,7 +14,7 @@ var SubworkflowEnvLeak = &Analyzer{
 	Severity: source.Info,
 	Summary:  "the child workflow reads a LOBSTER_ARG_* variable of the parent's arg that it does not set itself",
 	Doc: `A child workflow runs with the calling step's environment as its base, and that includes
-the parent's LOBSTER_ARG_* variables (WF §2.7, §3.6). The child sets LOBSTER_ARG_N only for its own
+the parent's LOBSTER_ARG_* variables. The child sets LOBSTER_ARG_N only for its own
 args that have a value: a default, or a key of workflow_args. When it reads LOBSTER_ARG_N for
 another name and the parent has an arg of that name, it silently gets the parent's value: the
 composition works, but only because of the parent, and the child's own args do not say so.

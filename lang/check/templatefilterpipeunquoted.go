@@ -13,10 +13,10 @@ var TemplateFilterPipeUnquoted = &Analyzer{
 	Name:     "template-filter-pipe-unquoted",
 	Severity: source.Error,
 	Summary:  "a {{ … | filter }} placeholder is not quoted, so its \"|\" splits the pipeline",
-	Doc: `The pipeline text is split into stages at every "|" outside quotes before any command runs
-(PRC §1.1), so the filter bar of a template placeholder must be inside a quoted argument:
+	Doc: `The pipeline text is split into stages at every "|" outside quotes before any command runs,
+so the filter bar of a template placeholder must be inside a quoted argument:
 "template --text {{name|upper}}" becomes the stages "template --text {{name" and "upper}}", and the
-run fails with "Unknown command: upper}}" (WF §3.8). Quote the template text.`,
+run fails with "Unknown command: upper}}". Quote the template text.`,
 	Bad:  "- id: names\n  pipeline: exec --json cat people.json | template --text {{name|upper}}",
 	Good: "- id: names\n  pipeline: exec --json cat people.json | template --text '{{name|upper}}'",
 	Run:  runTemplateFilterPipeUnquoted,

@@ -12,10 +12,10 @@ var TypeMismatchComparison = &Analyzer{
 	Name:     "type-mismatch-comparison",
 	Severity: source.Error,
 	Summary:  "== or != compares values whose types differ, so the result is constant",
-	Doc: `Condition equality is JavaScript's ` + "`Object.is`" + ` with no type coercion (WF §3.7): ` + "`1 == \"1\"`" + ` is
+	Doc: `Condition equality is JavaScript's ` + "`Object.is`" + ` with no type coercion: ` + "`1 == \"1\"`" + ` is
 false. So the result is fixed when the types are known to differ:
 
-- ` + "`.approved`" + `, ` + "`.skipped`" + ` and ` + "`.error`" + ` are true or absent (WF §3.1): compared with a string or a number
+- ` + "`.approved`" + `, ` + "`.skipped`" + ` and ` + "`.error`" + ` are true or absent: compared with a string or a number
   they never match (` + "`$gate.approved == \"true\"`" + ` is always false);
 - ` + "`.stdout`" + `, ` + "`.errorMessage`" + ` and ` + "`.id`" + ` are strings: compared with a number or a boolean they never match;
 - a loop's index variable (` + "`$index.json`" + `) is a number: compared with a string it never matches.

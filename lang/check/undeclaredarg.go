@@ -14,10 +14,10 @@ var UndeclaredArg = &Analyzer{
 	Severity: source.Warning,
 	Summary:  "a ${name} reference names no declared arg",
 	Doc: `"${name}" is replaced only when name is a key of the resolved args: the declared defaults
-plus the args the caller passes (WF §3.2). Otherwise the text stays as written: in run/command
+plus the args the caller passes. Otherwise the text stays as written: in run/command
 the shell then expands an environment variable of that name, usually to nothing; in env values,
 stdin, workflow_args and cwd it stays literal text. Since a caller may pass args that were never
-declared (WF §1.4), this is a warning, not an error; declaring the arg documents it and gives it
+declared, this is a warning, not an error; declaring the arg documents it and gives it
 a default.
 
 An ALL_CAPS name in shell text ("${HOME}") is most likely an environment variable and is reported

@@ -13,7 +13,7 @@ var UnguardedFailedStepOutput = &Analyzer{
 	Name:     "unguarded-failed-step-output",
 	Severity: source.Warning,
 	Summary:  "the output of a step that may have failed (on_error: continue) is used without a guard",
-	Doc: "With `on_error: continue` a failed step stores only `{id, error: true, errorMessage}` (WF §2.10): " +
+	Doc: "With `on_error: continue` a failed step stores only `{id, error: true, errorMessage}`: " +
 		"its `stdout` and `json` are then empty in later templates and a whole-value `stdin` gets no input, " +
 		"and the run goes on. Guard the using step with `when: '!$x.error'`. The rule stays quiet when the " +
 		"using step's condition (or that of its loop or parallel step) mentions the step in any way, or " +

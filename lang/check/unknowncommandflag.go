@@ -13,12 +13,12 @@ var UnknownCommandFlag = &Analyzer{
 	Name:     "unknown-command-flag",
 	Severity: source.Warning,
 	Summary:  "a pipeline stage passes a flag its command does not read",
-	Doc: `Flags are parsed generically (PRC §1.3) and each command reads only its own (PRC §3): an
+	Doc: `Flags are parsed generically and each command reads only its own: an
 unknown flag is silently ignored, together with the word after it, which it takes as its value.
 "head --count 5" takes 10 items. "--" alone is not an end of options: it is a flag with an empty
 name that swallows the next word; "--_" replaces the positional list and crashes the command.
 Flags after exec's program are reported by dashdash-positional instead. This is a warning, as the
-runtime ignores the flag (lint-rules.md §0.1); "--_" is an error.`,
+runtime ignores the flag; "--_" is an error.`,
 	Bad:  "- id: top\n  pipeline: exec --json cat items.json | head --count 5",
 	Good: "- id: top\n  pipeline: exec --json cat items.json | head --n 5",
 	Fix:  "replace the flag with the suggested one when there is exactly one candidate",

@@ -14,7 +14,7 @@ var UnknownKey = &Analyzer{
 	Name:     "unknown-key",
 	Severity: source.Warning,
 	Summary:  "a key that the reference does not read is silently ignored",
-	Doc: `The reference loads a workflow file without checking for unknown keys (WF §1.3, §2.11): a
+	Doc: `The reference loads a workflow file without checking for unknown keys: a
 misspelt ` + "`timeoutMs`" + `, a GitHub-Actions habit such as ` + "`if:`" + ` or ` + "`depends_on:`" + `, or an invented
 ` + "`output:`" + ` is accepted and has no effect. This rule checks every level against the keys the
 reference reads: the top level, ` + "`args.<name>`" + `, ` + "`cost_limit`" + `, steps, parallel branches, loop
@@ -159,8 +159,8 @@ var keyNotes = [...]map[string]string{
 var shellNames = map[string]bool{"bash": true, "sh": true, "zsh": true, "fish": true, "dash": true, "ksh": true, "pwsh": true,
 	"powershell": true, "cmd": true, "python": true, "python3": true, "node": true}
 
-// branchIgnored are step keys that a parallel branch never reads (WF §2.8);
-// subStepIgnored are those a loop sub-step never reads (WF §2.9).
+// branchIgnored are step keys that a parallel branch never reads;
+// subStepIgnored are those a loop sub-step never reads.
 var (
 	branchIgnored = map[string]bool{"when": true, "condition": true, "retry": true, "timeout_ms": true, "on_error": true,
 		"approval": true, "input": true, "workflow": true, "workflow_args": true, "parallel": true, "for_each": true,

@@ -16,7 +16,7 @@ var UnknownPipelineCommand = &Analyzer{
 	Summary:  "a pipeline stage names no built-in command",
 	Doc: `Stage names are looked up in the command registry only when the stage is reached: the
 run fails with "Unknown command: <name>" after the earlier stages have run and done their side
-effects (PRC §2.5; a dry run checks every name first, WF §4.9). Names are case-sensitive: the
+effects (a dry run checks every name first). Names are case-sensitive: the
 grouping command is groupBy, not group_by. A program is run with exec ("exec jq ."). A name that
 comes from a ${arg} or $id.path reference is only known at run time and is not checked.`,
 	Bad:  "- id: groups\n  pipeline: exec --json cat issues.json | group_by --key label",

@@ -8,8 +8,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-// ResultFields are the fields of a step result that $id.<field> can reach
-// (WF §3.1).
+// ResultFields are the fields of a step result that $id.<field> can reach.
 var ResultFields = []string{"id", "stdout", "json", "approved", "approvedBy", "initiatedBy", "subject", "response", "skipped", "error", "errorMessage"}
 
 // IsResultField reports whether name is a step result field.

@@ -11,8 +11,8 @@ var UnquotedEscape = &Analyzer{
 	Name:     "unquoted-escape",
 	Severity: source.Error,
 	Summary:  "a backslash outside quotes in pipeline text escapes nothing",
-	Doc: `Outside quotes the pipeline tokenizer keeps a backslash as a literal character (PRC §1.1,
-§1.2): "a\|b" still splits into two stages at the "|" (the first ending in a backslash), "a\ b"
+	Doc: `Outside quotes the pipeline tokenizer keeps a backslash as a literal character:
+"a\|b" still splits into two stages at the "|" (the first ending in a backslash), "a\ b"
 is still two words, and "\'" still opens a quoted string. Quote the text instead: 'a|b', 'a b'.`,
 	Bad:  "- id: alt\n  pipeline: exec grep -E a\\|b notes.txt",
 	Good: "- id: alt\n  pipeline: exec grep -E 'a|b' notes.txt",

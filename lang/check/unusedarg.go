@@ -14,7 +14,7 @@ var UnusedArg = &Analyzer{
 	Summary:  "a declared arg is never used in the file",
 	Doc: `The arg appears neither as "${name}" nor as its LOBSTER_ARG_ variable anywhere in the file. The
 rule stays silent when the file reads LOBSTER_ARGS_JSON (which holds every arg) or calls a
-sub-workflow (a child inherits the LOBSTER_ARG_ variables, WF §2.7). A script that a step runs may
+sub-workflow (a child inherits the LOBSTER_ARG_ variables). A script that a step runs may
 still read the variable; then this finding documents that the file itself does not.`,
 	Bad:  "args:\n  region: {default: eu-west-1}\nsteps:\n  - id: list\n    run: aws s3 ls",
 	Good: "args:\n  region: {default: eu-west-1}\nsteps:\n  - id: list\n    run: aws s3 ls --region \"$LOBSTER_ARG_REGION\"",

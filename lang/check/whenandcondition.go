@@ -14,7 +14,7 @@ var WhenAndCondition = &Analyzer{
 	Severity: source.Warning,
 	Summary:  "both when and condition are set; when is evaluated and condition is ignored",
 	Doc: `` + "`when`" + ` and ` + "`condition`" + ` are synonyms. The reference evaluates ` + "`when ?? condition`" + `, so
-when both are given ` + "`condition`" + ` is silently ignored (WF §2.10): the step runs whenever ` + "`when`" + `
+when both are given ` + "`condition`" + ` is silently ignored: the step runs whenever ` + "`when`" + `
 holds, whatever ` + "`condition`" + ` says. On a parallel branch both are ignored
 (` + "`ignored-step-policy`" + `).`,
 	Bad:  "- id: post\n  run: ./post.sh\n  condition: $approve.approved\n  when: $check.json.ok",

@@ -15,7 +15,7 @@ var WhereExpressionInvalid = &Analyzer{
 	Summary:  "a where expression does not match path op value",
 	Doc: `where reads one word, its first positional argument, and matches it against
 path op value, where the path holds only letters, digits, "_" and "." and op is one of ==, =, !=,
-<=, >=, < and > (PRC §3.6). Anything else fails the stage with "Invalid where expression: <expr>".
+<=, >=, < and >. Anything else fails the stage with "Invalid where expression: <expr>".
 Words are split on blanks first, so "where a == 1" makes the expression "a" and ignores the rest:
 write the expression as one word, quoted if it holds spaces.`,
 	Bad:  "- id: open\n  pipeline: exec --json cat issues.json | where state == open",

@@ -15,7 +15,7 @@ var WhereOddOperator = &Analyzer{
 	Severity: source.Error,
 	Summary:  "a where expression parses into a comparison with a string such as \"=1\"",
 	Doc: `where tries its operators in the order ==, =, !=, <=, >=, <, > and takes the rest of the word
-as the value (PRC §3.6). Operators it does not have are therefore read as a shorter operator
+as the value. Operators it does not have are therefore read as a shorter operator
 followed by a value: "a===1" compares a with the string "=1", "a!==1" is a != "=1", "a=>1" is
 a == ">1", "a<>1" is a < ">1", and "x==" compares x with "=". None of these filters as written.`,
 	Bad:  "- id: done\n  pipeline: exec --json cat tasks.json | where done===true",

@@ -20,7 +20,7 @@ type argUse struct {
 	JSON    bool                   // reads LOBSTER_ARGS_JSON
 }
 
-// lobsterArgVar matches the variables that carry args to a step (WF §3.6).
+// lobsterArgVar matches the variables that carry args to a step.
 var lobsterArgVar = lazyRE(`LOBSTER_ARG(S_JSON|_[A-Z0-9_]+)`)
 
 // argUseOf finds the args a child reads: ${name} references in the texts
@@ -79,7 +79,7 @@ func workflowArgsOf(s *ast.Step) (m *ast.TemplateMap, ok bool) {
 }
 
 // argDefaultValue is the default of a declared arg, or nil when it has none
-// (WF §1.4: only a mapping with a default key gives one).
+// (only a mapping with a default key gives one).
 func argDefaultValue(fd *ast.Field) ast.Value {
 	if def, ok := fd.Value.(*ast.ArgDef); ok && def.Default != nil {
 		return ast.Resolve(def.Default.Value)
@@ -94,7 +94,7 @@ var WorkflowArgsUndeclared = &Analyzer{
 	Severity: source.Warning,
 	Summary:  "a workflow_args key names no arg of the child workflow",
 	Doc: `The child receives every workflow_args key as an arg, declared or not, without any
-check (WF §2.7, §1.4). A key the child neither declares under args nor reads (as ${name},
+check. A key the child neither declares under args nor reads (as ${name},
 LOBSTER_ARG_NAME or through LOBSTER_ARGS_JSON) is passed for nothing: usually a typo of an arg
 the child does declare, which then keeps its default.`,
 	Bad:  "steps:\n  - id: sub\n    workflow: child.lobster\n    workflow_args:\n      nmae: lobster\n" + greetChild,
@@ -180,8 +180,8 @@ var WorkflowArgsMissing = &Analyzer{
 	Name:     "workflow-args-missing",
 	Severity: source.Warning,
 	Summary:  "a workflow: step does not pass an arg the child uses and gives no default",
-	Doc: `A child's args are its own defaults overlaid with the call's workflow_args (WF §1.4,
-§2.7); nothing else reaches ${name} in the child. An arg the child declares without a default and
+	Doc: `A child's args are its own defaults overlaid with the call's workflow_args;
+nothing else reaches ${name} in the child. An arg the child declares without a default and
 the call does not pass leaves every "${name}" of the child as literal text (the shell then expands
 an unset variable to nothing). The child does inherit the parent's LOBSTER_ARG_* variables, but
 not its ${…} substitutions.`,
@@ -244,7 +244,7 @@ var WorkflowArgsStringified = &Analyzer{
 	Severity: source.Info,
 	Summary:  "a workflow_args value built from a reference reaches the child as a string",
 	Doc: `String values of workflow_args are templates: they are substituted and the result is a
-string (WF §2.7). "$data.json.count" with a count of 42 reaches the child as "42", not 42, an
+string. "$data.json.count" with a count of 42 reaches the child as "42", not 42, an
 object as its JSON text, and "${limit}" with a default of 5 as "5". Only non-string values written
 in the file (numbers, mappings, lists) pass through unchanged. A child that compares or computes
 with the value must convert it.`,
@@ -254,7 +254,7 @@ with the value must convert it.`,
 }
 
 // stringifiedFields are the result fields whose value is not necessarily a
-// string (WF §3.1).
+// string.
 var stringifiedFields = map[string]bool{"json": true, "response": true, "approved": true, "skipped": true, "error": true}
 
 func runWorkflowArgsStringified(p *Pass) {

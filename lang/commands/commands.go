@@ -1,5 +1,5 @@
 // Package commands describes the built-in pipeline commands of the reference
-// (pipelines-runtime-cli.md §3) as data: their names, flags, positional
+// as data: their names, flags, positional
 // arguments, what they read and produce, and their side effects. It holds no
 // execution code; the checker validates pipeline stages against it, and the
 // runtime, the LSP (completion, hover) and `lobster commands` read it.

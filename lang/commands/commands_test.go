@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// The registry of the reference (PRC §3): 27 names.
+// The registry of the reference: 27 names.
 var referenceNames = []string{
 	"approve", "ask", "clawd.invoke", "commands.list", "dedupe", "diff.last", "email.triage", "exec",
 	"gog.gmail.search", "gog.gmail.send", "groupBy", "head", "json", "llm.invoke", "llm_task.invoke", "map",

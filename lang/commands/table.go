@@ -3,7 +3,7 @@ package commands
 import "sync"
 
 // The built-in commands of the reference's default registry
-// (pipelines-runtime-cli.md §3; release 2026.9.13). Flag values reach a
+// (release 2026.9.13). Flag values reach a
 // command as strings or, for a bare flag, the boolean true; "number" means
 // converted with JavaScript Number().
 

@@ -237,7 +237,7 @@ func (b *builder) step(m *ast.Mapping, ctx ast.StepContext) *ast.Step {
 
 // reportCondition reports a syntax error in the condition the runtime
 // evaluates: `when`, else `condition` (when wins when both are set), and none
-// on parallel branches, which never evaluate one (WF §2.8, §2.10).
+// on parallel branches, which never evaluate one.
 func (b *builder) reportCondition(s *ast.Step) {
 	if s.Context == ast.BranchStep {
 		return

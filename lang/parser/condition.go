@@ -9,8 +9,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-// This file parses the condition language of `when` and `condition` strings
-// (workflow-files.md §3.7):
+// This file parses the condition language of `when` and `condition` strings:
 //
 //	expr      = or ;
 //	or        = and , { "||" , and } ;

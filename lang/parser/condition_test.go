@@ -188,7 +188,7 @@ func TestParseCondition(t *testing.T) {
 		{"  true\n", "true"},
 		{"null", "null"},
 		{"(true)", "[true]"},
-		// WF §5.10 (test/condition_comparison.test.ts).
+		// The comparisons of the reference's own condition tests.
 		{"$data.json.count > 3", "(> $data.json.count 3)"},
 		{"$data.json.val < 10", "(< $data.json.val 10)"},
 		{"$data.json.val >= 5", "(>= $data.json.val 5)"},
@@ -196,7 +196,7 @@ func TestParseCondition(t *testing.T) {
 		{"$data.json.val > 0", "(> $data.json.val 0)"},
 		{"$data.json.a >= 1 && $data.json.b < 100", "(&& (>= $data.json.a 1) (< $data.json.b 100))"},
 		{`$data.json.status == "ok"`, `(== $data.json.status "ok")`},
-		// WF §3.7.
+		// Approval and input results combined.
 		{"$gate.approved && ($review.response.pending == true || $review.skipped)",
 			"(&& $gate.approved [(|| (== $review.response.pending true) $review.skipped)])"},
 		{"!$a.json.t == false", "(== (! $a.json.t) false)"},
@@ -332,7 +332,7 @@ func TestParseConditionErrors(t *testing.T) {
 		marked string // the input, with «» around the expected error range
 		msg    string
 	}{
-		// WF §3.7 test cases.
+		// Bare words, which the reference rejects.
 		{"«approve»", `bare word "approve" is not a condition: only the right side of a comparison may be a bare word`},
 		{"«x» == $a.json.s", `bare word "x" on the left of a comparison`},
 		{"«a» == b == c", `bare word "a" on the left of a comparison`},

@@ -4,7 +4,7 @@ import "github.com/lobsterdev/lobster/lang/source"
 
 // loadCodes are the codes of the parser's errors that stand for the
 // reference's load-time failures: its YAML or JSON parser rejects the text,
-// or its validation of the loaded value (workflow-files.md §1.6) fails.
+// or its validation of the loaded value fails.
 // The reference refuses such a file whatever the command: no run, no
 // dry-run, no graph.
 //

@@ -7,10 +7,9 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-// This file parses the pipeline DSL of `pipeline` strings
-// (pipelines-runtime-cli.md §1) in three phases: split on `|` outside quotes,
-// tokenize each stage into shell-style words, and sort the words after the
-// stage name into flags and positionals.
+// This file parses the pipeline DSL of `pipeline` strings in three phases:
+// split on `|` outside quotes, tokenize each stage into shell-style words,
+// and sort the words after the stage name into flags and positionals.
 //
 // Empty quotes follow release 2026.9.13: a word written with quotes is kept
 // even when its text is empty (`a ''` has one positional ""), so a stage is
@@ -23,7 +22,8 @@ const (
 	pipeErrEmptyStage    = "Empty command stage"
 )
 
-// parsePipeline parses the decoded text s.Text of a `pipeline` string scalar. Leave Pipeline.Refs nil (the caller fills it).
+// parsePipeline parses the decoded text s.Text of a `pipeline` string
+// scalar. Leave Pipeline.Refs nil (the caller fills it).
 func parsePipeline(f *source.File, s *ast.Scalar) *ast.Pipeline {
 	p := &ast.Pipeline{Scalar: s}
 	if s == nil {

@@ -150,7 +150,7 @@ func pipeCheckFlag(t *testing.T, f *source.File, fl *ast.Flag) {
 	}
 }
 
-// TestParsePipeline parses valid pipelines (PRC §1.5 and more) and checks
+// TestParsePipeline parses valid pipelines and checks
 // the stages and range invariants.
 func TestParsePipeline(t *testing.T) {
 	tests := []struct {
@@ -158,7 +158,8 @@ func TestParsePipeline(t *testing.T) {
 		src  string
 		want string
 	}{
-		// PRC §1.5 worked examples, with the empty quotes of 2026.9.13.
+		// Worked examples of the reference's tokenizer, with the empty
+		// quotes of 2026.9.13.
 		{"stages", "exec echo hi | where a=1 | pick id,subject",
 			`["exec" "echo" "hi"] ["where" "a=1"] ["pick" "id,subject"]`},
 		{"quoted bar", `exec echo 'a|b' | json`, `["exec" "echo" "a|b"] ["json"]`},

@@ -7,8 +7,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-// This file scans the Lobster references of a template string (WF §3.2,
-// §3.3):
+// This file scans the Lobster references of a template string:
 //
 //	${name}         an *ast.ArgRef;    name = [A-Za-z0-9_-]+
 //	${id.seg.seg}   an *ast.BracedRef; id and seg = [A-Za-z0-9_-]+ (not Lobster

@@ -307,7 +307,7 @@ func TestParseTemplate(t *testing.T) {
 	}
 }
 
-// refsRegexp is the union of the reference's patterns (WF §3.2, §3.3) and
+// refsRegexp is the union of the reference's patterns and
 // the braced form. Go's regexp prefers the leftmost match, like the scanner.
 var refsRegexp = regexp.MustCompile(`\$\{[A-Za-z0-9_-]+\}|\$\{[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+\}|\$[A-Za-z0-9_-]+\.[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*`)
 

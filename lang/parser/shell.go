@@ -15,7 +15,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-// This file parses the shell text of `run` and `command` (WF §2.3, §3.5).
+// This file parses the shell text of `run` and `command`.
 //
 // The Lobster references are found first (scanRefs). Each one is then
 // overwritten, in a copy of the text, with as many 'x' bytes as it has: a

@@ -83,7 +83,7 @@ func TestParseShell(t *testing.T) {
 		{text: "echo hi"},
 		{text: "echo $fetc.json", refs: []string{"StepRef $fetc.json"}},
 		{text: `echo "$LOBSTER_ARG_TEXT"`, vars: []string{"$LOBSTER_ARG_TEXT LOBSTER_ARG_TEXT"}},
-		// ${NAME} is an arg reference (WF §3.2), even when no arg has that name.
+		// ${NAME} is an arg reference, even when no arg has that name.
 		{text: "echo ${LOBSTER_STEP_FOO}", refs: []string{"ArgRef ${LOBSTER_STEP_FOO}"}},
 		{text: "echo ${LOBSTER_STEP_FOO:-none}", vars: []string{"${LOBSTER_STEP_FOO:-none} LOBSTER_STEP_FOO :-"}},
 		{text: "echo '$NOT_EXPANDED' '$x.json'", refs: []string{"StepRef $x.json"}},

@@ -10,10 +10,10 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-// This file reports the reference's load-time validation (workflow-files.md
-// §1.6) as diagnostics. The reference stops at the first failure; here every
-// failure is reported on the node it concerns, with the reference's wording
-// kept recognisable. Codes follow lint-rules.md Appendix A.
+// This file reports the reference's load-time validation as diagnostics. The
+// reference stops at the first failure; here every failure is reported on
+// the node it concerns, with the reference's wording kept recognisable. The
+// codes are the first group of docs/diagnostics.md.
 //
 // Two notions of "present" come from the reference: a key whose value is not
 // undefined (YAML null counts) is checked for its type; a key whose value is
@@ -559,8 +559,10 @@ func (b *builder) validateForEach(s *ast.Step, name string) {
 	}
 }
 
-// validateExecution checks the execution fields of a top-level step
-// (messages 10–14 of §1.6).
+// validateExecution checks the execution fields of a top-level step: it
+// does something, has at most one of run, command, pipeline, workflow,
+// parallel and for_each, and an approval or input only beside what allows
+// one.
 func (b *builder) validateExecution(s *ast.Step, name string) {
 	shell := s.Run
 	if s.Run == nil || kindOf(s.Run.Value) != "string" {

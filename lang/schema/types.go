@@ -3,7 +3,7 @@ package schema
 // The types below describe the workflow format for the JSON Schema: their
 // doc comments become the schema's descriptions (Generate reads this file,
 // embedded, with go/parser), so write them for the people who read them in
-// an editor's hover. The wording follows workflow-files.md (WF §n).
+// an editor's hover.
 
 // Workflow is a Lobster workflow file (.lobster, YAML 1.2 or JSON): arguments, environment and steps that run in file order. Other keys are allowed: the runtime ignores them, and lobster check reports them.
 type Workflow struct {

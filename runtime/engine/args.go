@@ -7,7 +7,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
-// ResolveArgs is the run's args (workflow spec §1.4): the default of every
+// ResolveArgs is the run's args: the default of every
 // declared arg whose definition has a `default` key (null included), in
 // declaration order, then every provided entry over them, undeclared ones
 // included. There is no type checking, as in the reference.

@@ -13,7 +13,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/proc"
 )
 
-// retryPolicy is a step's `retry` (workflow spec §2.10), defaults applied.
+// retryPolicy is a step's `retry`, defaults applied.
 type retryPolicy struct {
 	max         int // total attempts
 	exponential bool

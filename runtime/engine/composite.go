@@ -103,7 +103,7 @@ func shellText(step *ast.Step) string {
 	return ""
 }
 
-// forEach runs a loop step (workflow spec §2.9): its sub-steps in order
+// forEach runs a loop step: its sub-steps in order
 // for each item of the array its expression names, sequentially.
 func (r *runner) forEach(ctx Ctx, step *ast.Step, dispatched func()) (*jsvalue.Object, error) {
 	id := step.IDText()
@@ -187,7 +187,7 @@ type branchResult struct {
 	err    error
 }
 
-// parallel runs a parallel step's branches at once (workflow spec §2.8)
+// parallel runs a parallel step's branches at once
 // and stores each successful branch's result under its id.
 func (r *runner) parallel(ctx Ctx, step *ast.Step, dispatched func()) (*jsvalue.Object, error) {
 	id := step.IDText()
@@ -277,7 +277,7 @@ func (r *runner) parallel(ctx Ctx, step *ast.Step, dispatched func()) (*jsvalue.
 	return jsvalue.Obj("id", id, "stdout", jsvalue.Stringify(merged, ""), "json", merged), nil
 }
 
-// subWorkflow runs a `workflow:` step's child file (workflow spec §2.7)
+// subWorkflow runs a `workflow:` step's child file
 // and returns its output as the step's result.
 func (r *runner) subWorkflow(ctx Ctx, step *ast.Step, dispatched func()) (*jsvalue.Object, error) {
 	id := step.IDText()

@@ -24,7 +24,7 @@ func conditionOf(step *ast.Step) *ast.Field {
 }
 
 // Condition evaluates a step's `when` or `condition` field against the
-// results so far (workflow spec §3.7); a nil field is true. Errors are the
+// results so far; a nil field is true. Errors are the
 // reference's: "Unsupported condition type", "Unsupported condition: …",
 // "Unknown step reference: id.path".
 func Condition(f *ast.Field, results render.Results) (bool, error) {

@@ -14,7 +14,7 @@ import (
 // price is USD per million tokens.
 type price struct{ input, output float64 }
 
-// builtinPrices is the reference's pricing table (spec pipelines §6.2).
+// builtinPrices is the reference's pricing table.
 var builtinPrices = map[string]price{
 	"gpt-4o":                     {2.5, 10},
 	"gpt-4o-mini":                {0.15, 0.6},
@@ -35,7 +35,7 @@ type costEntry struct {
 	usd     float64
 }
 
-// costs tracks a run's LLM usage (workflow spec §4.7): the tracker of
+// costs tracks a run's LLM usage: the tracker of
 // what each step cost. Which usage it is given is decided by the run's
 // spend ledger (llmspend.go): each provider call once, however often its
 // answer is passed on, and any usage a step prints each time.

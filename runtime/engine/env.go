@@ -9,7 +9,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/render"
 )
 
-// BaseEnv is what every step of a run starts from (workflow spec §3.6):
+// BaseEnv is what every step of a run starts from:
 // the whole process environment, then LOBSTER_ARGS_JSON and one
 // LOBSTER_ARG_<NAME> per arg. Args do not change during a run, so a run
 // builds it once.

@@ -10,9 +10,8 @@ import (
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
-// An Identity is the approver policy of an approval gate (workflow spec
-// §2.5): who asked, who must approve, and whether the approver must be
-// someone else.
+// An Identity is the approver policy of an approval gate: who asked, who
+// must approve, and whether the approver must be someone else.
 type Identity struct {
 	InitiatedBy              string
 	RequiredApprover         string
@@ -113,7 +112,7 @@ func (id Identity) withEnvDefaults(getenv func(string) string) Identity {
 const previewLimit = 2000
 
 // approvalRequest builds the request of the gate of step id, whose result
-// is record (workflow spec §2.5). A result whose json carries a prompt
+// is record. A result whose json carries a prompt
 // (requiresApproval.prompt or prompt) supplies the prompt, items and
 // preview, but never the identity: deliberately, data being approved does
 // not choose who approves it.
@@ -214,7 +213,7 @@ func approve(record *jsvalue.Object, approver string) {
 }
 
 // syntheticResult is the result of a step with nothing to run (an
-// approval-only step): built from its stdin value (workflow spec §3.1).
+// approval-only step): built from its stdin value.
 func syntheticResult(id string, stdin any) *jsvalue.Object {
 	switch v := stdin.(type) {
 	case nil:

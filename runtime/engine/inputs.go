@@ -23,7 +23,7 @@ func inputOf(f *ast.Field) inputConfig {
 	return inputConfig{prompt: get(o, "prompt"), schema: get(o, "responseSchema"), defaults: get(o, "defaults")}
 }
 
-// inputSubject is what an input step shows (workflow spec §2.6): its stdin
+// inputSubject is what an input step shows: its stdin
 // when it has one, else the output of the last completed step (json, else
 // response, else stdout), else null.
 func inputSubject(stdin any, hasStdin bool, last *jsvalue.Object) any {
@@ -51,7 +51,7 @@ func inputRequest(c inputConfig, subject any) *jsvalue.Object {
 	return req
 }
 
-// Envelope size control for needs_input (workflow spec §2.6).
+// Envelope size control for needs_input.
 const (
 	defaultMaxEnvelope = 512_000
 	minMaxEnvelope     = 1_024

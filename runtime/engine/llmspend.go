@@ -9,7 +9,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/pipeline"
 )
 
-// LLM spend (workflow spec §4.7, as 2026.9.13 does it). cost_limit is a
+// LLM spend (as 2026.9.13 does it). cost_limit is a
 // safety limit, so what is billed must never depend on what a step's
 // output says about itself:
 //

@@ -92,9 +92,9 @@ func (h Host) dir(d string) string {
 	return filepath.Join(h.Dir, d)
 }
 
-// performPipeline runs a `pipeline:` step, sub-step or branch (workflow
-// spec §2.4): its stdin as the input items; renderers writing into the
-// step's stdout instead of the terminal.
+// performPipeline runs a `pipeline:` step, sub-step or branch: its stdin as
+// the input items; renderers writing into the step's stdout instead of the
+// terminal.
 func performPipeline(ctx context.Context, cmd *Command, h Host) (*jsvalue.Object, error) {
 	p := parser.ParsePipelineText(cmd.Text)
 	if p.Err != nil {

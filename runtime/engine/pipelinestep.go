@@ -19,9 +19,9 @@ type haltError struct{ msg string }
 
 func (e *haltError) Error() string { return e.msg }
 
-// preparePipeline resolves a `pipeline:` step, sub-step or branch
-// (workflow spec §2.4): its text templated, then parsed (a parse error
-// fails the attempt); its stdin, the input items.
+// preparePipeline resolves a `pipeline:` step, sub-step or branch: its text
+// templated, then parsed (a parse error fails the attempt); its stdin, the
+// input items.
 func (r *runner) preparePipeline(c command) (*Command, error) {
 	text := ""
 	if s := ast.ScalarOf(c.step.Pipeline.Value); s != nil {

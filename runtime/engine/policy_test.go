@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// The cases follow the reference's own tests (workflow spec §5.7–5.9).
+// The cases follow the reference's own tests.
 
 func TestOnError(t *testing.T) {
 	tests := []struct{ name, src, want string }{

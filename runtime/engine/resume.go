@@ -15,7 +15,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
-// A Resume continues a paused run (workflow spec §4.5). LoadResume builds
+// A Resume continues a paused run. LoadResume builds
 // it; Run takes it in Options.Resume.
 type Resume struct {
 	Store *state.Store

@@ -82,7 +82,7 @@ type Terminal struct {
 	Width int
 }
 
-// Run executes the workflow's steps in file order (workflow spec §4.1) in
+// Run executes the workflow's steps in file order in
 // this process and returns the run's result: the output items of the
 // last step that completed, or a pause at a gate with its resume token.
 func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error) {

@@ -18,7 +18,7 @@ import (
 )
 
 // Saved is the resume state of a paused run, in the reference's file
-// format (workflow spec §4.5) plus our Digest.
+// format plus our Digest.
 type Saved struct {
 	FilePath      string
 	ResumeAtIndex int

@@ -18,7 +18,7 @@ import (
 // started.
 const errShellNotFound = "workflow shell not found; check LOBSTER_SHELL or ComSpec"
 
-// Stdin resolves a `stdin` field (workflow spec §3.4): Undefined for none
+// Stdin resolves a `stdin` field: Undefined for none
 // (absent, null, or a reference to a missing path); a whole reference
 // "$id.path" is strict (an error when id has no result) and gives the raw
 // value; another string is templated; any other literal is itself.
@@ -65,7 +65,7 @@ func ShellStdin(v any) []byte {
 
 // Cwd is a step's working directory: the step's cwd, else the workflow's,
 // else "" (the process's), with args substituted and step references left
-// as written (workflow spec §2.10).
+// as written.
 func Cwd(args *jsvalue.Object, fields ...*ast.Field) string {
 	for _, f := range fields {
 		if f == nil {

@@ -15,7 +15,7 @@ import (
 // agentOutputLimit bounds each output stream of openclaw agent.
 const agentOutputLimit = 10 << 20
 
-// openclawAgentCommand is openclaw.agent (§3.19): one agent turn through
+// openclawAgentCommand is openclaw.agent: one agent turn through
 // `openclaw agent --json`, with the input items appended to the message.
 func openclawAgentCommand(ctx context.Context, c *Call) (Output, error) {
 	a := c.Args

@@ -18,7 +18,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
-// approveCommand is approve (§3.12): on a terminal in human mode it asks
+// approveCommand is approve: on a terminal in human mode it asks
 // and passes the items on a yes; otherwise (tool mode, --emit, no
 // terminal) it outputs an approval request and halts.
 func approveCommand(ctx context.Context, c *Call) (Output, error) {
@@ -117,7 +117,7 @@ func readLine(ctx context.Context, r io.Reader, timeout time.Duration) (string, 
 	}
 }
 
-// commandsListCommand is commands.list (§3.16): one entry per registered
+// commandsListCommand is commands.list: one entry per registered
 // name, from the registry.
 func commandsListCommand(ctx context.Context, c *Call) (Output, error) {
 	if _, err := c.Input.Drain(ctx); err != nil {

@@ -27,7 +27,7 @@ func defaultAskSchema() *jsvalue.Object {
 // subject.
 const maxSubject = 2000
 
-// askCommand is ask (§3.13): request structured input. In tool mode it
+// askCommand is ask: request structured input. In tool mode it
 // suspends the run at this stage (a same-stage resume gives it the
 // answer); with --emit, or without a terminal in human mode, it outputs an
 // input request and halts; on a terminal it asks.

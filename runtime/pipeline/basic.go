@@ -12,7 +12,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
-// headCommand is head (§3.2): the first --n items (default 10), lazily.
+// headCommand is head: the first --n items (default 10), lazily.
 func headCommand(ctx context.Context, c *Call) (Output, error) {
 	n := 10.0
 	if v, given := c.Args.Number("n"); given {
@@ -36,7 +36,7 @@ func headCommand(ctx context.Context, c *Call) (Output, error) {
 	}}, nil
 }
 
-// jsonCommand is json (§3.3): it writes all items as one pretty JSON array.
+// jsonCommand is json: it writes all items as one pretty JSON array.
 func jsonCommand(ctx context.Context, c *Call) (Output, error) {
 	items, err := c.Input.Drain(ctx)
 	if err != nil {
@@ -48,7 +48,7 @@ func jsonCommand(ctx context.Context, c *Call) (Output, error) {
 	return Output{Rendered: true, RenderedItems: items}, nil
 }
 
-// pickCommand is pick (§3.4): objects reduced to the listed fields.
+// pickCommand is pick: objects reduced to the listed fields.
 func pickCommand(ctx context.Context, c *Call) (Output, error) {
 	if len(c.Args.Positional) == 0 {
 		return Output{}, errors.New("pick requires a comma-separated field list")
@@ -120,7 +120,7 @@ func filterLazy(in *Stream, keep func(any) bool) Output {
 	}}
 }
 
-// tableCommand is table (§3.5): a text table of objects, or one line per
+// tableCommand is table: a text table of objects, or one line per
 // item.
 func tableCommand(ctx context.Context, c *Call) (Output, error) {
 	items, err := c.Input.Drain(ctx)

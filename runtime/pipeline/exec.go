@@ -15,7 +15,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/proc"
 )
 
-// execCommand is exec (spec §3.1): run a program directly, or a command
+// execCommand is exec: run a program directly, or a command
 // line through the shell, and output its stdout as lines or as JSON.
 func execCommand(ctx context.Context, c *Call) (Output, error) {
 	a := c.Args

@@ -13,7 +13,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
-// Finalize turns a tool-mode run into the envelope's result (spec §5.5):
+// Finalize turns a tool-mode run into the envelope's result:
 // a run that halted with exactly one approval or input request pauses,
 // with its state saved as pipeline_resume_<uuid> in the state directory
 // and a resume token (and, for an approval, a short approval id when the

@@ -52,7 +52,7 @@ func exitCode(code int) string {
 	return strconv.Itoa(code)
 }
 
-// gogSearchCommand is gog.gmail.search (§3.21): the threads gog finds.
+// gogSearchCommand is gog.gmail.search: the threads gog finds.
 func gogSearchCommand(ctx context.Context, c *Call) (Output, error) {
 	query, ok := c.Args.String("query")
 	if !ok {
@@ -107,7 +107,7 @@ func threadsOf(v any) ([]any, bool) {
 	return arr, ok && isArr
 }
 
-// gogSendCommand is gog.gmail.send (§3.22): one message per draft, or the
+// gogSendCommand is gog.gmail.send: one message per draft, or the
 // drafts themselves with --dry-run.
 func gogSendCommand(ctx context.Context, c *Call) (Output, error) {
 	dryRun := c.Args.Truthy("dry-run", "dryRun")

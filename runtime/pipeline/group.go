@@ -10,7 +10,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
-// sortCommand is sort (§3.7): a stable sort by --key (or the item), null
+// sortCommand is sort: a stable sort by --key (or the item), null
 // and undefined last (first with --desc).
 func sortCommand(ctx context.Context, c *Call) (Output, error) {
 	key, hasKey := c.Args.String("key")
@@ -191,7 +191,7 @@ func identity(v any) string {
 	return "j" + compact(v)
 }
 
-// dedupeCommand is dedupe (§3.8): the first item of each identity, lazily.
+// dedupeCommand is dedupe: the first item of each identity, lazily.
 func dedupeCommand(ctx context.Context, c *Call) (Output, error) {
 	key, hasKey := c.Args.String("key")
 	var seen identitySet
@@ -265,7 +265,7 @@ func (s *identitySet) add(v any) bool {
 	return true
 }
 
-// groupByCommand is groupBy (§3.9): one {key, items, count} per key, in
+// groupByCommand is groupBy: one {key, items, count} per key, in
 // order of first appearance.
 func groupByCommand(ctx context.Context, c *Call) (Output, error) {
 	key, _ := c.Args.JSString("key")

@@ -22,7 +22,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/validate"
 )
 
-// llmInvokeCommand is llm.invoke and llm_task.invoke (§3.20): one call to
+// llmInvokeCommand is llm.invoke and llm_task.invoke: one call to
 // an LLM adapter (http, pi or openclaw) with the input items as artifacts,
 // reused from run state or the file cache when the same request was
 // answered before, its output checked against --output-schema with

@@ -10,7 +10,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
-// mapCommand is map (§3.10): wrap, unwrap, or assign fields, lazily.
+// mapCommand is map: wrap, unwrap, or assign fields, lazily.
 func mapCommand(ctx context.Context, c *Call) (Output, error) {
 	wrap, hasWrap := c.Args.String("wrap")
 	unwrap, hasUnwrap := c.Args.String("unwrap")

@@ -18,8 +18,8 @@ import (
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
-// openclawInvokeCommand is openclaw.invoke and its alias clawd.invoke
-// (§3.18): POST {tool, action, args} to the gateway's /tools/invoke, once,
+// openclawInvokeCommand is openclaw.invoke and its alias clawd.invoke:
+// POST {tool, action, args} to the gateway's /tools/invoke, once,
 // or once per input item with --each.
 func openclawInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 	a, name := c.Args, c.Name

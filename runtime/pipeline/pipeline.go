@@ -1,4 +1,4 @@
-// Package pipeline runs Lobster pipelines (pipelines-runtime-cli.md §2):
+// Package pipeline runs Lobster pipelines:
 // stages parsed by lang/parser, each a built-in command of lang/commands,
 // passing JSON items (runtime/jsvalue values) from one to the next.
 //

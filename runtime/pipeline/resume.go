@@ -42,7 +42,7 @@ type savedRun struct {
 	hasCommandIn bool
 }
 
-// Resume continues the pipeline paused under the state key (spec §5.6):
+// Resume continues the pipeline paused under the state key:
 // an approval gate with the decision, an input gate with the response.
 // It runs in tool mode and returns the next envelope's result. The state
 // is claimed (replaced by a tombstone) right before the first stage that

@@ -25,7 +25,7 @@ func (e *Env) store() (*state.Store, error) {
 	return state.Open(dir)
 }
 
-// stateGetCommand is state.get (§3.14): the stored value, or null. It
+// stateGetCommand is state.get: the stored value, or null. It
 // does not read its input.
 func stateGetCommand(ctx context.Context, c *Call) (Output, error) {
 	if len(c.Args.Positional) == 0 {
@@ -130,7 +130,7 @@ func stateText(v any) []byte {
 	return []byte(pretty(v) + "\n")
 }
 
-// stateSetCommand is state.set (§3.14): store the input and output it.
+// stateSetCommand is state.set: store the input and output it.
 func stateSetCommand(ctx context.Context, c *Call) (Output, error) {
 	if len(c.Args.Positional) == 0 {
 		return Output{}, errors.New("state.set requires a key")
@@ -187,7 +187,7 @@ func writeLocked(ctx context.Context, s *state.Store, key string, next func(old 
 	return state.WriteFileAtomic(path, next(old))
 }
 
-// diffLastCommand is diff.last (§3.15): compare the input with the stored
+// diffLastCommand is diff.last: compare the input with the stored
 // snapshot, store it, and output {kind, key, changed, before, after}.
 func diffLastCommand(ctx context.Context, c *Call) (Output, error) {
 	key, ok := c.Args.JSString("key")

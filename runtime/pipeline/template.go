@@ -21,7 +21,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
-// templateCommand is template (§3.11): one rendered string per item.
+// templateCommand is template: one rendered string per item.
 func templateCommand(ctx context.Context, c *Call) (Output, error) {
 	text, ok := c.Args.String("text")
 	if !ok || text == "" {

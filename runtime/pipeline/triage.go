@@ -12,7 +12,7 @@ import (
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
-// emailTriageCommand is email.triage (§3.23): sort emails into needs
+// emailTriageCommand is email.triage: sort emails into needs
 // reply, needs action and FYI, deterministically or with llm.invoke, and
 // report the buckets or output reply drafts.
 func emailTriageCommand(ctx context.Context, c *Call) (Output, error) {

@@ -9,7 +9,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/js"
 )
 
-// whereCommand is where (§3.6): keep the items for which the predicate
+// whereCommand is where: keep the items for which the predicate
 // holds, with JavaScript's loose comparison.
 func whereCommand(ctx context.Context, c *Call) (Output, error) {
 	if len(c.Args.Positional) == 0 || c.Args.Positional[0] == "" {

@@ -25,7 +25,7 @@ type workflowArg struct {
 	required               bool
 }
 
-// namedWorkflows are the built-in workflows (spec §3.17), described in our
+// namedWorkflows are the built-in workflows, described in our
 // words.
 func namedWorkflows() []namedWorkflow {
 	prArgs := []workflowArg{

@@ -24,7 +24,7 @@ func knownCommand(name string) bool {
 }
 
 // DryRun is the text the reference's `lobster run --dry-run` prints on
-// standard error for this plan (workflow spec §4.9), byte for byte: a
+// standard error for this plan, byte for byte: a
 // header, then each top-level step with its details. Composed workflows
 // are not expanded, as in the reference. The text ends with a newline.
 // When the plan has Errors, the dry-run fails with the first, as the

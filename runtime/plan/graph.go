@@ -16,8 +16,8 @@ import (
 // reference's default.
 var GraphFormats = []string{"mermaid", "dot", "ascii"}
 
-// Graph renders the plan's steps as the reference's `lobster graph` does
-// (workflow spec §4.10), byte for byte: one node per top-level step, and
+// Graph renders the plan's steps as the reference's `lobster graph` does,
+// byte for byte: one node per top-level step, and
 // edges "next" (file order), "stdin", "for_each" and "when: …" (from the
 // top-level steps a field references). format is "mermaid", "dot" or
 // "ascii"; the text ends with a newline.

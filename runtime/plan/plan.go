@@ -18,7 +18,7 @@
 // # Plan-time values
 //
 // Nothing runs, so step results are placeholders, as in the reference's
-// dry-run (workflow spec §4.9): every approval counts as granted
+// dry-run: every approval counts as granted
 // (`$id.approved` is true), an input step's response is
 // `{"pending": true}`, a loop item is `{"_placeholder": true}` and its index
 // 0, and any other step has no output. Conditions are evaluated against
@@ -745,8 +745,7 @@ func (fb *fileBuilder) errorf(f *ast.Field, n ast.Node, format string, args ...a
 }
 
 // approval describes an approval gate, or returns nil when the field is
-// not one (workflow spec §2.5: false, "", blank, null, arrays and numbers
-// are no gate).
+// not one (false, "", blank, null, arrays and numbers are no gate).
 func approval(f *ast.Field, id string) *Approval {
 	if f == nil {
 		return nil

@@ -6,7 +6,7 @@ import (
 )
 
 // Shell is the program and arguments that run line as a shell command, as
-// the reference chooses them (runtime spec §1.7): LOBSTER_SHELL from env
+// the reference chooses them: LOBSTER_SHELL from env
 // when set, with arguments that suit its kind; else ComSpec on Windows;
 // else /bin/sh -lc (a login shell; $SHELL is ignored). getenv reads the
 // step's merged environment; goos is runtime.GOOS.

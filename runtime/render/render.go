@@ -1,5 +1,5 @@
 // Package render substitutes args and step results into workflow text as
-// the reference does (workflow spec §3.2–3.4): ${name} becomes the arg's
+// the reference does: ${name} becomes the arg's
 // String(), $id.path the rendered value found by walking the step's result,
 // and a whole-value reference yields the raw value.
 //

@@ -1,7 +1,7 @@
 // Package state is the runtime's local state store: the directory where
 // resume states, approval indexes and state.set values live.
 //
-// It keeps the reference's file layout (§5.8 of the runtime spec) so that
+// It keeps the reference's file layout so that
 // both implementations can share a directory, and it is built so that no
 // crash or concurrent writer ever leaves a torn file: every write goes to a
 // temporary file that is synced and renamed over the target, and every
