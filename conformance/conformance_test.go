@@ -174,7 +174,8 @@ func runCase(t *testing.T, path string) {
 		transcript.WriteString("$ ls .state\n" + listState(stateDir))
 	}
 	if srv != nil {
-		fmt.Fprintf(&transcript, "[server: %d request(s)]\n", srv.requests())
+		n, log := srv.requests()
+		fmt.Fprintf(&transcript, "[server: %d request(s)]\n%s", n, log)
 	}
 	gotOut := transcript.String()
 	gotErr := strings.ReplaceAll(stderr.String(), work, "$WORK")
@@ -299,11 +300,14 @@ func harnessFile(name string) bool {
 // (hang: no answer until the client gives up), and the requests are
 // counted. "$SERVER" in the case's files, arguments and environment is its
 // URL, and its URL in the output is "$SERVER"; the transcript ends with
-// the number of requests. scripts/record-conformance.py does the same.
+// the number of requests, and with "log": true, each request: "> METHOD
+// PATH", its authorization header when it has one, and "> BODY".
+// scripts/record-conformance.py does the same.
 type fakeServer struct {
 	*httptest.Server
 	mu    sync.Mutex
 	count int
+	log   strings.Builder
 }
 
 func startServer(spec []byte) (*fakeServer, error) {
@@ -311,6 +315,7 @@ func startServer(spec []byte) (*fakeServer, error) {
 		Status int    `json:"status"`
 		Body   string `json:"body"`
 		Hang   bool   `json:"hang"`
+		Log    bool   `json:"log"`
 	}
 	if err := json.Unmarshal(spec, &answer); err != nil {
 		return nil, fmt.Errorf("server.json: %v", err)
@@ -320,10 +325,17 @@ func startServer(spec []byte) (*fakeServer, error) {
 	}
 	f := &fakeServer{}
 	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
 		f.mu.Lock()
 		f.count++
+		if answer.Log {
+			fmt.Fprintf(&f.log, "> %s %s\n", r.Method, r.URL.RequestURI())
+			if auth, ok := r.Header["Authorization"]; ok {
+				fmt.Fprintf(&f.log, "> authorization: %s\n", strings.Join(auth, ", "))
+			}
+			fmt.Fprintf(&f.log, "> %s\n", strings.ToValidUTF8(string(body), "\uFFFD"))
+		}
 		f.mu.Unlock()
-		io.Copy(io.Discard, r.Body)
 		if answer.Hang {
 			<-r.Context().Done()
 			return
@@ -335,8 +347,8 @@ func startServer(spec []byte) (*fakeServer, error) {
 	return f, nil
 }
 
-func (f *fakeServer) requests() int {
+func (f *fakeServer) requests() (int, string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.count
+	return f.count, f.log.String()
 }

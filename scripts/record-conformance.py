@@ -24,7 +24,9 @@ recorded next to it. A case with a `server.json` file,
 endpoint that answers every request so (hang: not until the client gives
 up) and counts them: "$SERVER" in the case's files, arguments and
 environment is its URL, its URL in the output becomes "$SERVER", and the
-output ends with "[server: N request(s)]". "$SHIMS" is the directory of
+output ends with "[server: N request(s)]"; with "log": true there, each
+request follows, in the order they came: "> METHOD PATH", its
+authorization header when it has one, and "> BODY". "$SHIMS" is the directory of
 the openclaw.invoke and clawd.invoke programs. Nothing of the reference is
 copied, only its outputs.
 """
@@ -87,13 +89,20 @@ class FakeServer:
     def __init__(self, spec):
         answer = json.loads(spec)
         self.count = 0
+        self.log = []
+        self.logging = bool(answer.get("log"))
         self.stop = threading.Event()
         outer = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
                 outer.count += 1
-                self.rfile.read(int(self.headers.get("content-length") or 0))
+                body = self.rfile.read(int(self.headers.get("content-length") or 0))
+                if outer.logging:
+                    entry = f"> {self.command} {self.path}\n"
+                    if self.headers.get("authorization") is not None:
+                        entry += f"> authorization: {self.headers.get('authorization')}\n"
+                    outer.log.append(entry + f"> {body.decode('utf-8', 'replace')}\n")
                 if answer.get("hang"):
                     outer.stop.wait(60)
                     return
@@ -162,7 +171,7 @@ for path in cases:
             out += "$ ls .state\n" + list_state(state)
         if server:
             server.close()
-            out += f"[server: {server.count} request(s)]\n"
+            out += f"[server: {server.count} request(s)]\n" + "".join(server.log)
     files += [("want/exit", f"{p.returncode}\n"), ("want/stdout", out)]
     if "compare-stderr" in dict(files):
         files.append(("want/stderr", err))

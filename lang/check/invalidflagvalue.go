@@ -140,8 +140,11 @@ func plCheckValue(st *plStage, f *plFlag) string {
 		return fmt.Sprintf("%q %s; %s does not reject it but cannot use it as written (%s)", flag, bad, st.Name, d.Description)
 	case commands.Enum:
 		got := v
+		if d.Trim {
+			got = js.Trim(got)
+		}
 		if d.FoldCase {
-			got = strings.ToLower(strings.TrimSpace(v))
+			got = js.ToLower(got)
 		}
 		for _, allowed := range d.Values {
 			if got == allowed {

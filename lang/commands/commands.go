@@ -112,8 +112,13 @@ type Flag struct {
 	Aliases []string // other spellings read as the same flag
 	Type    Type
 	Values  []string // allowed values of an Enum
-	// FoldCase compares an Enum's value with Values case-insensitively.
+	// FoldCase compares an Enum's value with Values case-insensitively:
+	// the value is lowercased as JavaScript's toLowerCase does, and that
+	// is the value an error message names.
 	FoldCase bool
+	// Trim removes the white space around an Enum's value (JavaScript's
+	// trim) before it is compared.
+	Trim bool
 	// Default is the value used when the flag is absent, written as text
 	// of the flag's type; HasDefault tells an empty default from none.
 	Default    string

@@ -203,8 +203,8 @@ func checkFlag(t *testing.T, c *Command, f *Flag) {
 	if f.Type == Enum && len(f.Values) == 0 {
 		t.Errorf("--%s: an enum needs values", f.Name)
 	}
-	if f.Type != Enum && (len(f.Values) > 0 || f.FoldCase) {
-		t.Errorf("--%s: Values and FoldCase are for enums", f.Name)
+	if f.Type != Enum && (len(f.Values) > 0 || f.FoldCase || f.Trim) {
+		t.Errorf("--%s: Values, FoldCase and Trim are for enums", f.Name)
 	}
 	if f.Type == Bool && f.IgnoresBare {
 		t.Errorf("--%s: a bare boolean is true", f.Name)

@@ -524,7 +524,7 @@ Notes:
 				{Name: "token", Type: String, Description: "bearer token for the LLM provider"},
 				{Name: "temperature", Type: Number, Description: "LLM temperature"},
 				{Name: "max-output-tokens", Type: Number, Description: "maximum completion tokens"},
-				{Name: "emit", Type: Enum, Values: []string{"report", "drafts"}, Default: "report", HasDefault: true, Description: "output the report or the reply drafts; any other value gives the report"},
+				{Name: "emit", Type: Enum, Values: []string{"report", "drafts"}, Trim: true, Default: "report", HasDefault: true, Description: "output the report or the reply drafts; any other value gives the report"},
 				{Name: "state-key", Type: String, Description: "run-state key forwarded to llm.invoke"},
 			},
 			Input: Items, Consumes: "email objects (up to --limit)",
@@ -551,10 +551,11 @@ Notes:
   - The provider comes from --provider, LOBSTER_LLM_PROVIDER, or the environment
     (LOBSTER_PI_LLM_ADAPTER_URL, OPENCLAW_URL, LOBSTER_LLM_ADAPTER_URL).
   - The input items are sent as artifacts.
-  - Results are cached (LOBSTER_CACHE_DIR) and kept in run state, so a resume
-    does not call the model again.`,
+  - Results are cached (LOBSTER_CACHE_DIR, else .lobster-cache in the
+    directory lobster started in) and kept in run state, so a resume does
+    not call the model again.`,
 		Flags: []*Flag{
-			{Name: "provider", Type: Enum, Values: []string{"openclaw", "pi", "http"}, FoldCase: true,
+			{Name: "provider", Type: Enum, Values: []string{"openclaw", "pi", "http"}, FoldCase: true, Trim: true,
 				Invalid: "Unsupported llm provider: {value}", Description: "the adapter: openclaw, pi or http"},
 			{Name: "token", Type: String, Description: "bearer token for the provider"},
 			{Name: "prompt", Type: String, Description: "the prompt"},

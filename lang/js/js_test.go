@@ -58,3 +58,32 @@ func TestRelational(t *testing.T) {
 		}
 	}
 }
+
+// TestCase: toUpperCase and toLowerCase as node prints them, one-to-many
+// mappings and the final sigma included.
+func TestCase(t *testing.T) {
+	for _, tt := range []struct{ in, upper, lower string }{
+		{"straße", "STRASSE", "straße"},
+		{"ŉ", "ʼN", "ŉ"},
+		{"ﬃx", "FFIX", "ﬃx"},
+		{"ᾳ", "ΑΙ", "ᾳ"},
+		{"ΐ", "Ϊ́", "ΐ"},
+		{"ὖ", "Υ̓͂", "ὖ"},
+		{"İX", "İX", "i̇x"},
+		{"ΟΔΟΣ", "ΟΔΟΣ", "οδος"},
+		{"ΣΑΣ", "ΣΑΣ", "σας"},
+		{"Σ", "Σ", "σ"},
+		{"AΣ.", "AΣ.", "aς."},
+		{"ΣΑΣ'Σ", "ΣΑΣ'Σ", "σασ'ς"},
+		{"Σ1", "Σ1", "σ1"},
+		{"aΣb", "AΣB", "aσb"},
+		{"ÀÉ", "ÀÉ", "àé"},
+	} {
+		if got := ToUpper(tt.in); got != tt.upper {
+			t.Errorf("ToUpper(%q) = %q, want %q", tt.in, got, tt.upper)
+		}
+		if got := ToLower(tt.in); got != tt.lower {
+			t.Errorf("ToLower(%q) = %q, want %q", tt.in, got, tt.lower)
+		}
+	}
+}

@@ -119,6 +119,7 @@ func performPipeline(ctx context.Context, cmd *Command, h Host) (*jsvalue.Object
 		Stderr:   h.Stderr,
 		Environ:  h.env(cmd.Env),
 		Dir:      h.dir(cmd.Dir),
+		BaseDir:  h.Dir,
 		StateDir: h.StateDir,
 		Force:    h.Force,
 		Dispatch: h.Dispatch,

@@ -73,7 +73,7 @@ func openclawAgentCommand(ctx context.Context, c *Call) (Output, error) {
 	if local {
 		args = append(args, "--local")
 	}
-	bin := c.Env.Getenv("LOBSTER_OPENCLAW_BIN")
+	bin := js.Trim(c.Env.Getenv("LOBSTER_OPENCLAW_BIN"))
 	if bin == "" {
 		bin = "openclaw"
 	}

@@ -32,7 +32,7 @@ func execCommand(ctx context.Context, c *Call) (Output, error) {
 	// --stdin takes a text; a bare or empty one means no input, and an
 	// unknown mode is named lowercased, as the reference does.
 	mode, _ := a.String("stdin")
-	mode = strings.ToLower(mode)
+	mode = js.ToLower(mode)
 	if mode != "" {
 		items, err := c.Input.Drain(ctx)
 		if err != nil {

@@ -15,15 +15,22 @@ import (
 // gogNotFound is the error when the gog CLI cannot be found.
 const gogNotFound = "gog not found on PATH (install: https://github.com/steipete/gogcli)"
 
-// gogCommand is the program and leading arguments that run gog: GOG_BIN or
-// "gog"; a script (.mjs, .cjs, .js, .ts) runs under node.
+// gogCommand is the program and leading arguments that run gog: GOG_BIN
+// (even set to "") or "gog"; a script (.mjs, .cjs, .js, .ts, in any case)
+// runs under node.
 func gogCommand(e *Env) (string, []string) {
-	bin := e.Getenv("GOG_BIN")
-	if bin == "" {
+	bin, ok := e.LookupEnv("GOG_BIN")
+	if !ok {
 		bin = "gog"
 	}
+	lower := []byte(bin)
+	for i, c := range lower {
+		if 'A' <= c && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+	}
 	for _, ext := range []string{".mjs", ".cjs", ".js", ".ts"} {
-		if strings.HasSuffix(bin, ext) {
+		if strings.HasSuffix(string(lower), ext) {
 			return "node", []string{bin}
 		}
 	}
@@ -33,12 +40,16 @@ func gogCommand(e *Env) (string, []string) {
 // runGog runs gog with args.
 func runGog(ctx context.Context, e *Env, args ...string) (proc.Result, error) {
 	name, lead := gogCommand(e)
+	if name == "" {
+		// GOG_BIN="": node's words for a program without a name.
+		return proc.Result{}, errors.New("The argument 'file' cannot be empty. Received ''")
+	}
 	limit, err := OutputLimit(e.Getenv)
 	if err != nil {
 		return proc.Result{}, err
 	}
 	return proc.Run(ctx, proc.Command{
-		Name: name, Args: append(lead, args...), Env: e.Environ, Dir: e.Dir,
+		Name: name, Args: append(lead, args...), Env: e.Environ, Dir: e.BaseDir,
 		Stdin: []byte{}, NotFound: gogNotFound, Force: e.Force, MaxOutput: limit,
 	})
 }
@@ -54,7 +65,7 @@ func exitCode(code int) string {
 
 // gogSearchCommand is gog.gmail.search: the threads gog finds.
 func gogSearchCommand(ctx context.Context, c *Call) (Output, error) {
-	query, ok := c.Args.String("query")
+	query, ok := c.Args.JSString("query")
 	if !ok {
 		query = "newer_than:1d"
 	}
@@ -110,7 +121,7 @@ func threadsOf(v any) ([]any, bool) {
 // gogSendCommand is gog.gmail.send: one message per draft, or the
 // drafts themselves with --dry-run.
 func gogSendCommand(ctx context.Context, c *Call) (Output, error) {
-	dryRun := c.Args.Truthy("dry-run", "dryRun")
+	dryRun := c.Args.Truthy("dryRun", "dry-run")
 	in := c.Input
 	return Output{Lazy: func(ctx context.Context, yield func(any) error) error {
 		sent := 0
@@ -165,7 +176,7 @@ func gogSendCommand(ctx context.Context, c *Call) (Output, error) {
 			}
 			out := string(res.Stdout)
 			var result any = jsvalue.Obj("ok", true)
-			if js.Trim(out) != "" {
+			if out != "" { // blank output is not JSON: it is raw
 				if v, err := jsvalue.Parse([]byte(out)); err == nil {
 					result = v
 				} else {

@@ -30,7 +30,9 @@ import (
 func llmInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 	name, a, e := c.Name, c.Args, c.Env
 	task := name == "llm_task.invoke"
-	envOr := func(names ...string) string { return firstEnv(e, names...) }
+	// Flags and variables are read as the reference reads them: a bare
+	// flag is "true", a flag given as "" is given, and so is a variable
+	// set to "" where the reference writes env.A ?? env.B.
 
 	provider, err := llmProvider(c, task)
 	if err != nil {
@@ -40,38 +42,29 @@ func llmInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
-	if v := llmURLVar(provider); firstEnv(e, v...) == "" {
-		if provider == "openclaw" {
-			return Output{}, fmt.Errorf("%s requires OPENCLAW_URL (or CLAWD_URL) for provider=openclaw", name)
-		}
-		return Output{}, fmt.Errorf("%s requires %s for provider=%s", name, v[0], provider)
+	adapter, err := llmAdapterOf(c, provider)
+	if err != nil {
+		return Output{}, err
 	}
-	prompt, ok := a.String("prompt")
-	if !ok || prompt == "" {
+	prompt, _ := a.JSString("prompt")
+	if prompt == "" {
 		prompt = strings.Join(a.Positional, " ")
 	}
-	if js.Trim(prompt) == "" {
+	if prompt == "" {
 		return Output{}, fmt.Errorf("%s requires --prompt or positional text", name)
 	}
-	model, _ := a.String("model")
-	if model == "" {
-		model = envOr("LOBSTER_LLM_MODEL", "LLM_TASK_MODEL")
+	// A flag whose text is not blank, else the first variable that is
+	// not blank, trimmed.
+	flagOrFirstEnv := func(flag string, vars ...string) string {
+		if v, ok := a.JSString(flag); ok && js.Trim(v) != "" {
+			return js.Trim(v)
+		}
+		return js.Trim(firstEnv(e, vars...))
 	}
-	schemaVersion, _ := a.String("schema-version")
-	if schemaVersion == "" {
-		schemaVersion = envOr("LOBSTER_LLM_SCHEMA_VERSION", "LLM_TASK_SCHEMA_VERSION")
-	}
+	model := flagOrFirstEnv("model", "LOBSTER_LLM_MODEL", "LLM_TASK_MODEL")
+	schemaVersion := flagOrFirstEnv("schema-version", "LOBSTER_LLM_SCHEMA_VERSION", "LLM_TASK_SCHEMA_VERSION")
 	if schemaVersion == "" {
 		schemaVersion = "v1"
-	}
-	retries := 1.0
-	if f, given := a.Number("max-validation-retries"); given {
-		retries = f
-	} else if v := envOr("LOBSTER_LLM_VALIDATION_RETRIES", "LLM_TASK_VALIDATION_RETRIES"); v != "" {
-		retries, _ = js.Number(v)
-	}
-	if math.IsNaN(retries) || math.IsInf(retries, 0) || retries < 0 {
-		retries = 1
 	}
 	number := func(flag string) (float64, bool) {
 		f, given := a.Number(flag)
@@ -79,15 +72,30 @@ func llmInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 	}
 	temperature, hasTemp := number("temperature")
 	maxTokens, hasMax := number("max-output-tokens")
-	refresh := parsedBool(a, "refresh") || parsedText(envOr("LOBSTER_LLM_FORCE_REFRESH", "LLM_TASK_FORCE_REFRESH"))
-	disableCache := parsedBool(a, "disable-cache")
-	stateKey, _ := a.String("state-key")
-	if stateKey == "" {
-		stateKey = e.Getenv("LOBSTER_RUN_STATE_KEY")
+	retries, given := a.Number("max-validation-retries")
+	if !given {
+		retries = math.NaN()
+		if v := firstEnv(e, "LOBSTER_LLM_VALIDATION_RETRIES", "LLM_TASK_VALIDATION_RETRIES"); v != "" {
+			if f, ok := js.Number(v); ok {
+				retries = f
+			}
+		}
 	}
+	if math.IsNaN(retries) || math.IsInf(retries, 0) {
+		retries = 1
+	}
+	retries = max(retries, 0)
+	disableCache := parsedBool(a, "disable-cache")
+	var refresh bool
+	if _, ok := a.Get("refresh"); ok {
+		refresh = parsedBool(a, "refresh")
+	} else if v := firstEnv(e, "LOBSTER_LLM_FORCE_REFRESH", "LLM_TASK_FORCE_REFRESH"); v != "" {
+		refresh = parsedText(v)
+	}
+	stateKey := js.Trim(flagOrEnv(c, "state-key", "LOBSTER_RUN_STATE_KEY"))
 	jsonFlag := func(flag, msg string, want func(any) bool) (any, bool, error) {
-		text, ok := a.String(flag)
-		if !ok {
+		text, _ := a.JSString(flag)
+		if text == "" {
 			return nil, false, nil
 		}
 		v, err := jsvalue.Parse([]byte(text))
@@ -141,7 +149,7 @@ func llmInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 	// Reuse: run state, then the file cache.
 	cacheDir := e.Getenv("LOBSTER_CACHE_DIR")
 	if cacheDir == "" {
-		cacheDir = filepath.Join(e.Dir, ".lobster-cache")
+		cacheDir = filepath.Join(e.BaseDir, ".lobster-cache")
 	}
 	cachePath := filepath.Join(cacheDir, name, cacheKey+".json")
 	if !refresh {
@@ -193,7 +201,7 @@ func llmInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 	attempts := 0
 	for {
 		attempts++
-		result, err = callLLM(ctx, c, provider, payload, limit)
+		result, err = callLLM(ctx, c, provider, adapter, payload, limit)
 		if err != nil {
 			return Output{}, err
 		}
@@ -273,28 +281,72 @@ func (e *Env) answer(cacheKey string, items []any, replayed bool) []any {
 
 // llmProvider resolves the adapter to call.
 func llmProvider(c *Call, task bool) (string, error) {
-	p, ok := c.Args.String("provider")
-	if !ok || p == "" {
-		p = c.Env.Getenv("LOBSTER_LLM_PROVIDER")
-	}
-	if p = strings.ToLower(js.Trim(p)); p != "" {
+	if p := js.ToLower(js.Trim(flagOrEnv(c, "provider", "LOBSTER_LLM_PROVIDER"))); p != "" {
 		switch p {
 		case "openclaw", "pi", "http":
 			return p, nil
 		}
 		return "", fmt.Errorf("Unsupported llm provider: %s", p)
 	}
+	set := func(names ...string) bool { return js.Trim(definedEnv(c.Env, names...)) != "" }
 	switch {
 	case task:
 		return "openclaw", nil
-	case c.Env.Getenv("LOBSTER_PI_LLM_ADAPTER_URL") != "":
+	case set("LOBSTER_PI_LLM_ADAPTER_URL"):
 		return "pi", nil
-	case firstEnv(c.Env, "OPENCLAW_URL", "CLAWD_URL") != "":
+	case set("OPENCLAW_URL", "CLAWD_URL"):
 		return "openclaw", nil
-	case c.Env.Getenv("LOBSTER_LLM_ADAPTER_URL") != "":
+	case set("LOBSTER_LLM_ADAPTER_URL"):
 		return "http", nil
 	}
 	return "", fmt.Errorf("%s could not resolve a provider. Set --provider or LOBSTER_LLM_PROVIDER", c.Name)
+}
+
+// llmAdapter is where a provider's calls go: the endpoint (or why its URL
+// is not one, said when a call is made) and the bearer token.
+type llmAdapter struct {
+	endpoint string
+	badURL   bool
+	token    string
+}
+
+// llmAdapterOf reads a provider's URL and token from the environment (the
+// token from --token when it is given). An OpenClaw URL that is not one
+// fails at once, as in the reference; an adapter's fails its first call.
+func llmAdapterOf(c *Call, provider string) (llmAdapter, error) {
+	vars := llmURLVar(provider)
+	raw := js.Trim(definedEnv(c.Env, vars...))
+	if raw == "" {
+		if provider == "openclaw" {
+			return llmAdapter{}, fmt.Errorf("%s requires OPENCLAW_URL (or CLAWD_URL) for provider=openclaw", c.Name)
+		}
+		return llmAdapter{}, fmt.Errorf("%s requires %s for provider=%s", c.Name, vars[0], provider)
+	}
+	var ad llmAdapter
+	u, err := url.Parse(raw)
+	valid := err == nil && u.IsAbs() && u.Host != ""
+	switch provider {
+	case "openclaw":
+		if !valid {
+			return llmAdapter{}, errors.New("Invalid URL")
+		}
+		ad.endpoint = u.ResolveReference(&url.URL{Path: "/tools/invoke"}).String()
+		ad.token = js.Trim(flagOrEnv(c, "token", "OPENCLAW_TOKEN", "CLAWD_TOKEN"))
+	default:
+		if valid {
+			if u.Path == "" || u.Path == "/" {
+				u.Path = "/invoke"
+			}
+			ad.endpoint = u.String()
+		}
+		ad.badURL = !valid
+		tokenVar := "LOBSTER_LLM_ADAPTER_TOKEN"
+		if provider == "pi" {
+			tokenVar = "LOBSTER_PI_LLM_ADAPTER_TOKEN"
+		}
+		ad.token = js.Trim(flagOrEnv(c, "token", tokenVar))
+	}
+	return ad, nil
 }
 
 // llmURLVar names the variables that configure a provider's adapter URL.
@@ -309,7 +361,8 @@ func llmURLVar(provider string) []string {
 }
 
 // parsedBool reads a flag as llm.invoke's flag parser does: false, 0 and
-// no are off; a bare flag and anything else non-empty are on.
+// no (trimmed, any case) are off; a bare flag and any other text but ""
+// (blanks included) are on.
 func parsedBool(a *Args, name string) bool {
 	v, ok := a.Get(name)
 	if !ok {
@@ -319,11 +372,11 @@ func parsedBool(a *Args, name string) bool {
 }
 
 func parsedText(s string) bool {
-	switch strings.ToLower(js.Trim(s)) {
-	case "", "false", "0", "no":
+	switch js.ToLower(js.Trim(s)) {
+	case "false", "0", "no":
 		return false
 	}
-	return true
+	return s != ""
 }
 
 // artifactOf normalises an artifact: objects as they are, strings,
@@ -407,48 +460,15 @@ func llmValidationMessage(err error) string {
 
 // callLLM sends the payload to the provider and returns the validated
 // result object.
-func callLLM(ctx context.Context, c *Call, provider string, payload *jsvalue.Object, limit int64) (*jsvalue.Object, error) {
-	name, e := c.Name, c.Env
-	var endpoint, token string
+func callLLM(ctx context.Context, c *Call, provider string, ad llmAdapter, payload *jsvalue.Object, limit int64) (*jsvalue.Object, error) {
+	name := c.Name
+	if ad.badURL {
+		return nil, fmt.Errorf("%s request failed: Invalid URL", name)
+	}
+	endpoint, token := ad.endpoint, ad.token
 	var body any = payload
-	switch provider {
-	case "openclaw":
-		base := firstEnv(e, "OPENCLAW_URL", "CLAWD_URL")
-		if base == "" {
-			return nil, fmt.Errorf("%s requires OPENCLAW_URL (or CLAWD_URL) for provider=openclaw", name)
-		}
-		u, err := url.Parse(js.Trim(base))
-		if err != nil || !u.IsAbs() || u.Host == "" {
-			return nil, fmt.Errorf("%s request failed: Invalid URL", name)
-		}
-		endpoint = u.ResolveReference(&url.URL{Path: "/tools/invoke"}).String()
-		if t, ok := c.Args.String("token"); ok && t != "" {
-			token = t
-		} else {
-			token = firstEnv(e, "OPENCLAW_TOKEN", "CLAWD_TOKEN")
-		}
+	if provider == "openclaw" {
 		body = jsvalue.Obj("tool", "llm-task", "action", "invoke", "args", payload)
-	default:
-		urlVar, tokenVar := "LOBSTER_LLM_ADAPTER_URL", "LOBSTER_LLM_ADAPTER_TOKEN"
-		if provider == "pi" {
-			urlVar, tokenVar = "LOBSTER_PI_LLM_ADAPTER_URL", "LOBSTER_PI_LLM_ADAPTER_TOKEN"
-		}
-		raw := e.Getenv(urlVar)
-		if raw == "" {
-			return nil, fmt.Errorf("%s requires %s for provider=%s", name, urlVar, provider)
-		}
-		u, err := url.Parse(js.Trim(raw))
-		if err != nil || !u.IsAbs() || u.Host == "" {
-			return nil, fmt.Errorf("%s request failed: Invalid URL", name)
-		}
-		if u.Path == "" || u.Path == "/" {
-			u.Path = "/invoke"
-		}
-		endpoint = u.String()
-		token = e.Getenv(tokenVar)
-		if t, ok := c.Args.String("token"); ok && t != "" {
-			token = t
-		}
 	}
 	status, data, err := postJSON(ctx, endpoint, token, body, limit)
 	if err != nil {

@@ -53,7 +53,7 @@ func stripTime(s string) string {
 func TestLLMInvoke(t *testing.T) {
 	f, u := newFakeLLM(t, `{"ok":true,"result":{"runId":"r1","model":"m","output":{"text":"hello","data":{"a":1}},"usage":{"inputTokens":3}}}`)
 	dir := t.TempDir()
-	env := &Env{Mode: Human, StateDir: filepath.Join(dir, "state"), Dir: dir,
+	env := &Env{Mode: Human, StateDir: filepath.Join(dir, "state"), Dir: dir, BaseDir: dir,
 		Environ: []string{"LOBSTER_LLM_ADAPTER_URL=" + u + "/", "LOBSTER_LLM_ADAPTER_TOKEN=tk"}}
 	text := `llm.invoke --prompt 'Do it' --model gpt --temperature 0.5 --max-output-tokens 100 --metadata-json '{"m":1}'`
 	items, _, err := runEnv(t, env, text, parseItems(t, `[1,"s",{"k":true},[2]]`)...)
@@ -127,7 +127,7 @@ func TestLLMEnvelopes(t *testing.T) {
 		`{"ok":true,"result":{"output":{}}}`:                                                  `"output":{"format":"text","text":null,"data":null}`,
 	} {
 		_, u := newFakeLLM(t, reply)
-		env := &Env{Mode: Human, Dir: t.TempDir(), Environ: []string{"LOBSTER_LLM_ADAPTER_URL=" + u}}
+		env := &Env{Mode: Human, BaseDir: t.TempDir(), Environ: []string{"LOBSTER_LLM_ADAPTER_URL=" + u}}
 		items, _, err := runEnv(t, env, "llm.invoke hi --disable-cache")
 		got := compact(items)
 		if err != nil {
@@ -141,7 +141,7 @@ func TestLLMEnvelopes(t *testing.T) {
 
 func TestLLMProviders(t *testing.T) {
 	gw, u := newFakeLLM(t, `{"ok":true,"result":{"ok":true,"result":{"output":{"text":"wrapped"}}}}`)
-	env := &Env{Mode: Human, Dir: t.TempDir(), Environ: []string{"OPENCLAW_URL=" + u + "/ignored/path", "OPENCLAW_TOKEN=gt"}}
+	env := &Env{Mode: Human, BaseDir: t.TempDir(), Environ: []string{"OPENCLAW_URL=" + u + "/ignored/path", "OPENCLAW_TOKEN=gt"}}
 	items, _, err := runEnv(t, env, "llm_task.invoke hi --disable-cache")
 	if err != nil || !strings.Contains(compact(items), `"text":"wrapped"`) || !strings.Contains(compact(items), `"source":"clawd"`) {
 		t.Fatalf("llm_task.invoke: %s %v", compact(items), err)
@@ -155,7 +155,7 @@ func TestLLMProviders(t *testing.T) {
 	}
 
 	pi, pu := newFakeLLM(t, `{"ok":true,"result":{"output":{"text":"pi"}}}`)
-	env = &Env{Mode: Human, Dir: t.TempDir(), Environ: []string{"LOBSTER_PI_LLM_ADAPTER_URL=" + pu + "/pi", "LOBSTER_PI_LLM_ADAPTER_TOKEN=pt", "LOBSTER_LLM_MODEL=envmodel"}}
+	env = &Env{Mode: Human, BaseDir: t.TempDir(), Environ: []string{"LOBSTER_PI_LLM_ADAPTER_URL=" + pu + "/pi", "LOBSTER_PI_LLM_ADAPTER_TOKEN=pt", "LOBSTER_LLM_MODEL=envmodel"}}
 	if items, _, err := runEnv(t, env, "llm.invoke hi --disable-cache"); err != nil || !strings.Contains(compact(items), `"source":"pi"`) {
 		t.Errorf("pi: %s %v", compact(items), err)
 	}
@@ -173,7 +173,7 @@ func TestLLMProviders(t *testing.T) {
 		"llm.invoke hi --provider pi --metadata-json '[1]'": "llm.invoke --metadata-json must be a JSON object",
 		"llm.invoke hi --provider pi --output-schema x":     "llm.invoke --output-schema must be a JSON object",
 	} {
-		env := &Env{Mode: Human, Dir: t.TempDir()}
+		env := &Env{Mode: Human, BaseDir: t.TempDir()}
 		if strings.Contains(text, "--provider pi ") {
 			env.Environ = []string{"LOBSTER_PI_LLM_ADAPTER_URL=http://127.0.0.1:9"}
 		}

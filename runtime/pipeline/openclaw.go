@@ -23,51 +23,50 @@ import (
 // or once per input item with --each.
 func openclawInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 	a, name := c.Args, c.Name
-	rawURL, ok := a.String("url")
-	if !ok || rawURL == "" {
-		rawURL = firstEnv(c.Env, "OPENCLAW_URL", "CLAWD_URL")
+	// Flags and variables are read as the reference reads them: a bare
+	// flag is "true", a flag given as "" is given (it does not fall back
+	// to the environment), and so is a variable set to "".
+	each := a.Truthy("each")
+	itemKey, ok := a.JSString("itemKey", "item-key")
+	if !ok {
+		itemKey = "item"
 	}
+	rawURL := js.Trim(flagOrEnv(c, "url", "OPENCLAW_URL", "CLAWD_URL"))
 	if rawURL == "" {
 		return Output{}, fmt.Errorf("%s requires --url or OPENCLAW_URL", name)
 	}
-	tool, _ := a.String("tool")
-	action, _ := a.String("action")
+	tool, _ := a.JSString("tool")
+	action, _ := a.JSString("action")
 	if tool == "" || action == "" {
 		return Output{}, fmt.Errorf("%s requires --tool and --action", name)
 	}
-	base, err := url.Parse(js.Trim(rawURL))
+	_, explicit := a.JSString("token")
+	token := js.Trim(flagOrEnv(c, "token", "OPENCLAW_TOKEN", "CLAWD_TOKEN"))
+	var argsJSON any = jsvalue.NewObject()
+	if text, _ := a.JSString("args-json"); text != "" {
+		var err error
+		if argsJSON, err = jsvalue.Parse([]byte(text)); err != nil {
+			return Output{}, fmt.Errorf("%s --args-json must be valid JSON", name)
+		}
+	}
+	argsObj, isObj := argsJSON.(*jsvalue.Object)
+	if each && !isObj {
+		return Output{}, fmt.Errorf("%s --each requires --args-json to be an object", name)
+	}
+	base, err := url.Parse(rawURL)
 	if err != nil || !base.IsAbs() || base.Host == "" {
 		return Output{}, errors.New("Invalid URL")
 	}
 	if base.Scheme != "http" && base.Scheme != "https" {
 		return Output{}, fmt.Errorf("%s requires an http(s) --url", name)
 	}
-	var argsJSON any = jsvalue.NewObject()
-	if text, ok := a.String("args-json"); ok {
-		if argsJSON, err = jsvalue.Parse([]byte(text)); err != nil {
-			return Output{}, fmt.Errorf("%s --args-json must be valid JSON", name)
-		}
-	}
-	each := a.Truthy("each")
-	argsObj, isObj := argsJSON.(*jsvalue.Object)
-	if each && !isObj {
-		return Output{}, fmt.Errorf("%s --each requires --args-json to be an object", name)
-	}
-	token, explicit := a.String("token")
-	if !explicit {
-		token = firstEnv(c.Env, "OPENCLAW_TOKEN", "CLAWD_TOKEN")
-	}
 	endpoint := base.ResolveReference(&url.URL{Path: "/tools/invoke"})
 	if !explicit && token != "" && !localHost(endpoint.Hostname()) {
 		return Output{}, fmt.Errorf("%s refuses to send OPENCLAW_TOKEN/CLAWD_TOKEN to non-local --url; pass --token explicitly for remote endpoints", name)
 	}
-	itemKey, ok := a.String("item-key", "itemKey")
-	if !ok {
-		itemKey = "item"
-	}
-	sessionKey, hasSession := a.String("session-key", "sessionKey")
-	_, hasDryRun := a.Get("dry-run", "dryRun")
-	dryRun := a.Truthy("dry-run", "dryRun")
+	sessionKey, _ := a.JSString("sessionKey", "session-key")
+	_, hasDryRun := a.Get("dryRun", "dry-run")
+	dryRun := a.Truthy("dryRun", "dry-run")
 	limit, err := HTTPResponseLimit(c.Env.Getenv)
 	if err != nil {
 		return Output{}, err
@@ -75,7 +74,7 @@ func openclawInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 
 	call := func(args any) ([]any, error) {
 		body := jsvalue.Obj("tool", tool, "action", action, "args", args)
-		if hasSession {
+		if sessionKey != "" {
 			body.Set("sessionKey", sessionKey)
 		}
 		if hasDryRun {
@@ -114,14 +113,35 @@ func openclawInvokeCommand(ctx context.Context, c *Call) (Output, error) {
 	}
 }
 
-// firstEnv is the first non-empty of the variables.
+// firstEnv is the reference's getFirstEnv: the first of the variables
+// that is not blank, as it is (not trimmed).
 func firstEnv(e *Env, names ...string) string {
 	for _, n := range names {
-		if v := e.Getenv(n); v != "" {
+		if v := e.Getenv(n); js.Trim(v) != "" {
 			return v
 		}
 	}
 	return ""
+}
+
+// definedEnv is the reference's env.A ?? env.B ?? "": the first of the
+// variables that is defined, even as "".
+func definedEnv(e *Env, names ...string) string {
+	for _, n := range names {
+		if v, ok := e.LookupEnv(n); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// flagOrEnv is the reference's String(args.flag ?? env.A ?? env.B ?? ""):
+// the flag when it is given (a bare flag is "true"), else definedEnv.
+func flagOrEnv(c *Call, flag string, vars ...string) string {
+	if v, ok := c.Args.JSString(flag); ok {
+		return v
+	}
+	return definedEnv(c.Env, vars...)
 }
 
 // localHost reports the hosts an environment token may go to.

@@ -87,6 +87,10 @@ type Env struct {
 	// Dir is the working directory of child processes and relative
 	// files ("" for the process's own).
 	Dir string
+	// BaseDir is the directory the run started in, whatever a step's
+	// cwd ("" for the process's own): the LLM cache (.lobster-cache) is
+	// there, and gog runs there, as in the reference.
+	BaseDir string
 	// StateDir is the state directory (LOBSTER_STATE_DIR or
 	// ~/.lobster/state); "" finds it from Environ when a command needs it.
 	StateDir string
@@ -139,13 +143,20 @@ func (e *Env) dispatch() {
 
 // Getenv reads a variable of Environ (the last definition wins).
 func (e *Env) Getenv(name string) string {
-	v := ""
+	v, _ := e.LookupEnv(name)
+	return v
+}
+
+// LookupEnv reads a variable of Environ; ok is false when it is not
+// defined. A variable set to "" is defined: the reference's env.A ?? env.B
+// takes it and does not look at B.
+func (e *Env) LookupEnv(name string) (v string, ok bool) {
 	for _, kv := range e.Environ {
 		if len(kv) > len(name) && kv[len(name)] == '=' && kv[:len(name)] == name {
-			v = kv[len(name)+1:]
+			v, ok = kv[len(name)+1:], true
 		}
 	}
-	return v
+	return v, ok
 }
 
 // A Stage is one parsed stage: its command name and arguments.

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unicode"
 
 	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/js"
@@ -161,9 +160,9 @@ func stringOf(v any) string {
 func applyFilter(name string, args []string, v any) (any, error) {
 	switch name {
 	case "upper":
-		return upperJS(stringOf(v)), nil
+		return js.ToUpper(stringOf(v)), nil
 	case "lower":
-		return lowerJS(stringOf(v)), nil
+		return js.ToLower(stringOf(v)), nil
 	case "trim":
 		return js.Trim(stringOf(v)), nil
 	case "truncate":
@@ -434,72 +433,6 @@ func parseDate(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
-}
-
-// upperSpecial are the unconditional one-to-many upper-case mappings of
-// Unicode's SpecialCasing that JavaScript's toUpperCase applies.
-var upperSpecial = map[rune]string{
-	'ß': "SS", 'ŉ': "ʼN", 'ǰ': "J̌", 'ΐ': "Ϊ́", 'ΰ': "Ϋ́", 'և': "ԵՒ", 'ẖ': "H̱", 'ẗ': "T̈", 'ẘ': "W̊", 'ẙ': "Y̊", 'ẚ': "Aʾ",
-	'ﬀ': "FF", 'ﬁ': "FI", 'ﬂ': "FL", 'ﬃ': "FFI", 'ﬄ': "FFL", 'ﬅ': "ST", 'ﬆ': "ST",
-	'ﬓ': "ՄՆ", 'ﬔ': "ՄԵ", 'ﬕ': "ՄԻ", 'ﬖ': "ՎՆ", 'ﬗ': "ՄԽ",
-}
-
-// upperJS is String.prototype.toUpperCase.
-func upperJS(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if m, ok := upperSpecial[r]; ok {
-			b.WriteString(m)
-		} else {
-			b.WriteRune(unicode.ToUpper(r))
-		}
-	}
-	return b.String()
-}
-
-// lowerJS is String.prototype.toLowerCase: also İ to i with a combining
-// dot, and a final capital sigma to ς.
-func lowerJS(s string) string {
-	runes := []rune(s)
-	var b strings.Builder
-	for i, r := range runes {
-		switch {
-		case r == 'İ':
-			b.WriteString("i\u0307")
-		case r == 'Σ' && finalSigma(runes, i):
-			b.WriteRune('ς')
-		default:
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
-}
-
-// finalSigma reports whether the Σ at i ends a word: a cased letter before
-// it and none after it (case-ignorable characters skipped).
-func finalSigma(runes []rune, i int) bool {
-	cased := func(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) }
-	ignorable := func(r rune) bool {
-		return unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Lm, r) || unicode.Is(unicode.Sk, r) || r == '\'' || r == '.' || r == ':'
-	}
-	before := false
-	for j := i - 1; j >= 0; j-- {
-		if ignorable(runes[j]) {
-			continue
-		}
-		before = cased(runes[j])
-		break
-	}
-	if !before {
-		return false
-	}
-	for j := i + 1; j < len(runes); j++ {
-		if ignorable(runes[j]) {
-			continue
-		}
-		return !cased(runes[j])
-	}
-	return true
 }
 
 // nodeFileError words a file read error as Node's fs does.

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"regexp"
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/commands"
+	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
@@ -17,12 +17,14 @@ import (
 // report the buckets or output reply drafts.
 func emailTriageCommand(ctx context.Context, c *Call) (Output, error) {
 	a := c.Args
+	// The reference counts after taking an email: a limit of 0 or less
+	// still takes one, and one that is not a number takes them all.
 	limit := 20.0
-	if f, given := a.Number("limit"); given && !math.IsNaN(f) {
+	if f, given := a.Number("limit"); given {
 		limit = f
 	}
 	var emails []*jsvalue.Object
-	for float64(len(emails)) < limit {
+	for {
 		item, ok, err := c.Input.Next(ctx)
 		if err != nil {
 			return Output{}, err
@@ -31,10 +33,13 @@ func emailTriageCommand(ctx context.Context, c *Call) (Output, error) {
 			break
 		}
 		emails = append(emails, normalizeEmail(item))
+		if float64(len(emails)) >= limit {
+			break
+		}
 	}
 	c.Input.Close()
-	emit, _ := a.String("emit")
-	drafts := emit == "drafts"
+	emit, _ := a.JSString("emit")
+	drafts := js.Trim(emit) == "drafts"
 	emailList := make([]any, len(emails))
 	for i, e := range emails {
 		emailList[i] = e
@@ -44,7 +49,7 @@ func emailTriageCommand(ctx context.Context, c *Call) (Output, error) {
 		var reply, action, fyi []any
 		for _, e := range emails {
 			id := emailText(e, "id")
-			switch subject := strings.ToLower(emailText(e, "subject")); {
+			switch subject := js.ToLower(emailText(e, "subject")); {
 			case strings.Contains(subject, "action required") || strings.Contains(subject, "urgent"):
 				action = append(action, id)
 			case hasLabel(e, "UNREAD") && !noReply(emailText(e, "from")):
@@ -170,7 +175,7 @@ func hasLabel(e *jsvalue.Object, label string) bool {
 
 // noReply reports an automated sender.
 func noReply(from string) bool {
-	f := strings.ToLower(from)
+	f := js.ToLower(from)
 	for _, s := range []string{"no-reply", "noreply", "do-not-reply", "donotreply"} {
 		if strings.Contains(f, s) {
 			return true
@@ -195,7 +200,12 @@ func emailAddress(from string) string {
 // llmConfigured reports whether an LLM provider is configured in the
 // environment.
 func llmConfigured(e *Env) bool {
-	return firstEnv(e, "LOBSTER_LLM_PROVIDER", "LOBSTER_PI_LLM_ADAPTER_URL", "OPENCLAW_URL", "CLAWD_URL", "LOBSTER_LLM_ADAPTER_URL") != ""
+	for _, names := range [][]string{{"LOBSTER_LLM_PROVIDER"}, {"LOBSTER_PI_LLM_ADAPTER_URL"}, {"LOBSTER_LLM_ADAPTER_URL"}, {"OPENCLAW_URL", "CLAWD_URL"}} {
+		if js.Trim(definedEnv(e, names...)) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // triageSchema is the JSON Schema of the decisions asked of the model.
@@ -244,9 +254,16 @@ func llmTriage(ctx context.Context, c *Call, emails []*jsvalue.Object) ([]any, e
 		brief[i], artifacts[i] = b, e
 	}
 	flags := []any{"prompt", triagePrompt + pretty(brief), "output-schema", compact(triageSchema()), "schema-version", "email_triage.v1"}
-	for _, f := range []string{"model", "token", "temperature", "max-output-tokens", "state-key"} {
-		if v, ok := c.Args.String(f); ok {
-			flags = append(flags, f, v)
+	// As the reference passes them on: the model trimmed when it is not
+	// blank, the others as given (a bare flag stays bare).
+	if m, _ := c.Args.JSString("model"); js.Trim(m) != "" {
+		flags = append(flags, "model", js.Trim(m))
+	}
+	for _, f := range []string{"token", "temperature", "max-output-tokens", "state-key"} {
+		if v, ok := c.Args.Get(f); ok && v.Bare {
+			flags = append(flags, f, true)
+		} else if ok {
+			flags = append(flags, f, v.Text)
 		}
 	}
 	spec, _ := commands.Lookup("llm.invoke")

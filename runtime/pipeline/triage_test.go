@@ -31,7 +31,7 @@ func TestEmailTriageLLM(t *testing.T) {
 		`{"id":"m2","category":"needs_reply","reply":{"body":"x"}},`+
 		`{"id":"m4","category":"needs_reply","reply":{"body":"On it"}},`+
 		`{"id":"m3","category":"needs_action"}]}}}}`)
-	env := &Env{Mode: Human, Dir: t.TempDir(), Environ: []string{"LOBSTER_LLM_ADAPTER_URL=" + u}}
+	env := &Env{Mode: Human, BaseDir: t.TempDir(), Environ: []string{"LOBSTER_LLM_ADAPTER_URL=" + u}}
 	checkEnv(t, env, "email.triage --llm --model mm | pick summary,drafts,mode", triageInput,
 		`[{"summary":"3 need replies, 1 need action, 0 FYI","drafts":[`+
 			`{"emailId":"m1","to":"ada@example.com","subject":"Re: Lunch?","body":"Sure!"},`+
