@@ -22,9 +22,13 @@ import (
 // and passes the items on a yes; otherwise (tool mode, --emit, no
 // terminal) it outputs an approval request and halts.
 func approveCommand(ctx context.Context, c *Call) (Output, error) {
-	prompt, ok := c.Args.String("prompt")
-	if !ok {
-		prompt = "Approve?"
+	// The reference's args.prompt ?? "Approve?": a bare --prompt is the
+	// boolean true, which the request carries as it is.
+	var prompt any = "Approve?"
+	if v, ok := c.Args.Get("prompt"); ok && v.Bare {
+		prompt = true
+	} else if ok {
+		prompt = v.Text
 	}
 	items, err := c.Input.Drain(ctx)
 	if err != nil {
@@ -45,7 +49,7 @@ func approveCommand(ctx context.Context, c *Call) (Output, error) {
 		}
 		return Output{Items: []any{req}, Halt: true}, nil
 	}
-	if _, err := fmt.Fprintf(c.Env.Stdout, "%s [y/N] ", prompt); err != nil {
+	if _, err := fmt.Fprintf(c.Env.Stdout, "%s [y/N] ", jsString(prompt)); err != nil {
 		return Output{}, err
 	}
 	answer, err := readLine(ctx, c.Env.Stdin, approvalTimeout(c.Env))

@@ -214,7 +214,11 @@ func diffLastCommand(ctx context.Context, c *Call) (Output, error) {
 		return Output{}, err
 	}
 	changed := Canonical(before) != Canonical(after)
-	return Output{Items: []any{jsvalue.Obj("kind", "diff.last", "key", key, "changed", changed, "before", before, "after", after)}}, nil
+	var keyOut any = key
+	if v, ok := c.Args.Get("key"); ok && v.Bare {
+		keyOut = true // a bare --key is the boolean true, stored under "true"
+	}
+	return Output{Items: []any{jsvalue.Obj("kind", "diff.last", "key", keyOut, "changed", changed, "before", before, "after", after)}}, nil
 }
 
 // Canonical is the reference's stable stringify: compact JSON with every

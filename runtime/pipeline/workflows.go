@@ -85,7 +85,6 @@ func workflowsRunCommand(ctx context.Context, c *Call) (Output, error) {
 	if !ok && len(c.Args.Positional) > 0 {
 		name, ok = c.Args.Positional[0], true
 	}
-	name = js.Trim(name)
 	if !ok || name == "" {
 		return Output{}, errors.New("workflows.run requires --name")
 	}
@@ -99,7 +98,7 @@ func workflowsRunCommand(ctx context.Context, c *Call) (Output, error) {
 		return Output{}, fmt.Errorf("Unknown workflow: %s", name)
 	}
 	args := jsvalue.NewObject()
-	if text, ok := c.Args.String("args-json"); ok {
+	if text, _ := c.Args.JSString("args-json"); text != "" {
 		v, err := jsvalue.Parse([]byte(text))
 		if err != nil {
 			return Output{}, errors.New("workflows.run --args-json must be valid JSON")
