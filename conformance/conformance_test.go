@@ -92,6 +92,47 @@ func TestConformance(t *testing.T) {
 	}
 }
 
+// TestDeliberateListed: every case that keeps its own output on purpose
+// (a "deliberate" file) is named in the README's "Differences from the
+// reference", so that the list of differences is complete.
+func TestDeliberateListed(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n### Differences from the reference\n")
+	if !ok {
+		t.Fatal(`README.md has no "### Differences from the reference"`)
+	}
+	if end := strings.Index(section, "\n## "); end >= 0 {
+		section = section[:end]
+	}
+	paths, _ := filepath.Glob(filepath.Join("cases", "*.txtar"))
+	n := 0
+	for _, path := range paths {
+		ar, err := txtar.ParseFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		deliberate := false
+		for _, f := range ar.Files {
+			deliberate = deliberate || f.Name == "deliberate"
+		}
+		if !deliberate {
+			continue
+		}
+		n++
+		name := strings.TrimSuffix(filepath.Base(path), ".txtar")
+		if !strings.Contains(section, "`"+name+"`") && !strings.Contains(section, "`"+name+".txtar`") &&
+			!strings.Contains(section, "/"+name+".txtar`") {
+			t.Errorf("deliberate case %s is not named in the README's differences from the reference", name)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no deliberate cases found")
+	}
+}
+
 func runCase(t *testing.T, path string) {
 	ar, err := txtar.ParseFile(path)
 	if err != nil {
