@@ -36,7 +36,7 @@ func Condition(f *ast.Field, results render.Results) (bool, error) {
 		if v.Expr == nil {
 			text := ""
 			if v.Scalar != nil {
-				text = strings.TrimSpace(v.Scalar.Text)
+				text = js.Trim(v.Scalar.Text)
 			}
 			return false, fmt.Errorf("Unsupported condition: %s", text)
 		}
@@ -182,7 +182,7 @@ func strictNumber(v any) (float64, bool) {
 	case float64:
 		return v, !math.IsNaN(v)
 	case string:
-		if strings.TrimSpace(v) == "" {
+		if js.Trim(v) == "" {
 			return 0, false
 		}
 		return js.Number(v)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/js"
@@ -75,7 +74,7 @@ func parsePricing(text string) (map[string]price, bool) {
 		entry, _ := get(o, model).(*jsvalue.Object)
 		in, okIn := get(entry, "input").(float64)
 		outRate, okOut := get(entry, "output").(float64)
-		if strings.TrimSpace(model) == "" || !okIn || !okOut || !finiteNonNegative(in) || !finiteNonNegative(outRate) {
+		if js.Trim(model) == "" || !okIn || !okOut || !finiteNonNegative(in) || !finiteNonNegative(outRate) {
 			return nil, false
 		}
 		out[model] = price{in, outRate}
@@ -96,7 +95,7 @@ func (c *costs) record(stepID string, model any, usage *jsvalue.Object) {
 		e.model = name
 	}
 	p, known := c.prices[name]
-	if strings.TrimSpace(name) == "" {
+	if js.Trim(name) == "" {
 		known, name = false, "<missing>"
 	}
 	if !known && !c.warned[name] {

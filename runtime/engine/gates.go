@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 	"unicode/utf16"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -65,7 +64,7 @@ func approvalOf(f *ast.Field) (c approvalConfig, ok bool) {
 	case bool:
 		return c, v
 	case string:
-		if strings.TrimSpace(v) == "" {
+		if js.Trim(v) == "" {
 			return c, false
 		}
 		if v != "required" {
@@ -99,7 +98,7 @@ func (id Identity) withEnvDefaults(getenv func(string) string) Identity {
 		id.RequiredApprover = getenv("LOBSTER_APPROVAL_REQUIRED_APPROVER")
 	}
 	if !id.RequireDifferentApprover {
-		switch strings.ToLower(strings.TrimSpace(getenv("LOBSTER_APPROVAL_REQUIRE_DIFFERENT_APPROVER"))) {
+		switch js.ToLower(js.Trim(getenv("LOBSTER_APPROVAL_REQUIRE_DIFFERENT_APPROVER"))) {
 		case "1", "true", "yes", "y":
 			id.RequireDifferentApprover = true
 		}

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
@@ -483,7 +483,7 @@ func (r *runner) saved(at int) *Saved {
 
 // approver is who approves, as an environment declares it.
 func approverOf(getenv func(string) string) string {
-	return strings.TrimSpace(getenv("LOBSTER_APPROVAL_APPROVED_BY"))
+	return js.Trim(getenv("LOBSTER_APPROVAL_APPROVED_BY"))
 }
 
 // isFatal says err ends the run whatever the step's retry and on_error

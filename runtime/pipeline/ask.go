@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/validate"
 )
@@ -103,7 +104,7 @@ func askCommand(ctx context.Context, c *Call) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
-	text := strings.TrimSpace(line)
+	text := js.Trim(line)
 	var candidates []any
 	if v, err := jsvalue.Parse([]byte(text)); err != nil {
 		candidates = []any{text, jsvalue.Obj("decision", text)}

@@ -192,7 +192,7 @@ var (
 // emailAddress is the address in <…>, or the first email-like word.
 func emailAddress(from string) string {
 	if m := angleAddress.FindStringSubmatch(from); m != nil {
-		return strings.TrimSpace(m[1])
+		return js.Trim(m[1])
 	}
 	return emailLike.FindString(from)
 }

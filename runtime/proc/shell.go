@@ -3,6 +3,8 @@ package proc
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/lobsterdev/lobster/lang/js"
 )
 
 // Shell is the program and arguments that run line as a shell command, as
@@ -11,8 +13,8 @@ import (
 // else /bin/sh -lc (a login shell; $SHELL is ignored). getenv reads the
 // step's merged environment; goos is runtime.GOOS.
 func Shell(line string, getenv func(string) string, goos string) (name string, args []string) {
-	if name := strings.TrimSpace(getenv("LOBSTER_SHELL")); name != "" {
-		base := strings.ToLower(name)
+	if name := js.Trim(getenv("LOBSTER_SHELL")); name != "" {
+		base := js.ToLower(name)
 		switch {
 		case hasAnySuffix(base, "powershell", "powershell.exe", "pwsh", "pwsh.exe"):
 			return name, []string{"-NoProfile", "-Command", line}

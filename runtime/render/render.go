@@ -111,7 +111,7 @@ func replace(text string, sub func(parser.TextRef) (string, bool)) string {
 // WholeRef splits a value that is exactly one step reference (after
 // trimming), as stdin and for_each take them.
 func WholeRef(text string) (id, path string, ok bool) {
-	text = strings.TrimSpace(text)
+	text = js.Trim(text)
 	for r := range parser.ScanText(text) {
 		return r.Name, r.Path, r.Kind == parser.StepText && r.Start == 0 && r.End == len(text)
 	}

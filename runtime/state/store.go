@@ -8,10 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 
 	"github.com/lobsterdev/lobster/lang/bounded"
+	"github.com/lobsterdev/lobster/lang/js"
 )
 
 // MaxStateFile bounds the size of a state file that is read. States hold
@@ -41,7 +41,7 @@ type Store struct {
 // LOBSTER_STATE_DIR when set (relative to the working directory), else
 // ~/.lobster/state.
 func DefaultDir(getenv func(string) string) (string, error) {
-	if dir := strings.TrimSpace(getenv("LOBSTER_STATE_DIR")); dir != "" {
+	if dir := js.Trim(getenv("LOBSTER_STATE_DIR")); dir != "" {
 		return filepath.Abs(dir)
 	}
 	home, err := os.UserHomeDir()
