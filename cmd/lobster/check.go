@@ -131,7 +131,7 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 		}
 		doc, ok := explain(opts.explain)
 		if !ok {
-			fmt.Fprintf(stderr, "lobster: no documentation for %s%s\n", opts.explain, suggestion(opts.explain, checkCodes(), ""))
+			textf(stderr, "lobster: no documentation for %s%s\n", opts.explain, suggestion(opts.explain, checkCodes(), ""))
 			return exitUsage
 		}
 		fmt.Fprint(stdout, doc)
@@ -168,11 +168,11 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 	inputs, problems, overlooked := collect(paths, opts.stdinFilename)
 	code := exitOK
 	for _, p := range problems {
-		fmt.Fprintf(stderr, "lobster: %s: %s\n", p.path, p.reason)
+		textf(stderr, "lobster: %s: %s\n", p.path, p.reason)
 		code = exitUsage
 	}
 	for _, name := range overlooked {
-		fmt.Fprintf(stderr, "lobster: %s: not checked: it looks like a workflow, but in directories workflow files are named %s; rename it, or name the file itself\n", name, suffixList())
+		textf(stderr, "lobster: %s: not checked: it looks like a workflow, but in directories workflow files are named %s; rename it, or name the file itself\n", name, suffixList())
 	}
 
 	results := checkAll(analyze, inputs, stdin)
@@ -181,10 +181,10 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 	for _, r := range results {
 		switch {
 		case r.readErr != "":
-			fmt.Fprintf(stderr, "lobster: %s: %s\n", r.name, r.readErr)
+			textf(stderr, "lobster: %s: %s\n", r.name, r.readErr)
 			code = max(code, exitUsage)
 		case r.panicked != "":
-			fmt.Fprintf(stderr, "lobster: internal error checking %s: %s\n", r.name, r.panicked)
+			textf(stderr, "lobster: internal error checking %s: %s\n", r.name, r.panicked)
 			code = max(code, exitInternal)
 		}
 	}
@@ -234,7 +234,7 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 		werr = source.WriteText(stdout, files, diags, useColor(opts.color, stdout, os.Getenv))
 	}
 	if werr != nil {
-		fmt.Fprintf(stderr, "lobster: writing output: %v\n", werr)
+		textf(stderr, "lobster: writing output: %v\n", werr)
 		code = max(code, exitInternal)
 	}
 	return code

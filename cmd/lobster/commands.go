@@ -275,7 +275,7 @@ func wrap(text string, indent, width int) string {
 // unknownCommand reports a word that names no command, with the closest
 // command when there is one.
 func unknownCommand(stderr io.Writer, name string) int {
-	fmt.Fprintf(stderr, "lobster: unknown command %q%s\nRun \"lobster help\" for usage.\n", name, suggestion(name, commandNames(), ""))
+	textf(stderr, "lobster: unknown command %q%s\nRun \"lobster help\" for usage.\n", name, suggestion(name, commandNames(), ""))
 	return exitUsage
 }
 
@@ -349,7 +349,7 @@ func flagProblem(cmd *command, err error) string {
 // is one), the usage and where the help is; it returns exitUsage.
 func usageError(stderr io.Writer, cmd *command, format string, args ...any) int {
 	if format != "" {
-		fmt.Fprintf(stderr, "lobster: "+format+"\n", args...)
+		textf(stderr, "lobster: "+format+"\n", args...)
 	}
 	printUsage(stderr, cmd)
 	return exitUsage
@@ -422,7 +422,7 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		for _, c := range commands.Builtin().All() {
 			names = append(names, c.Name)
 		}
-		fmt.Fprintf(stderr, "lobster: no command or pipeline command %q%s\nRun \"lobster help\" for usage.\n", args[0], suggestion(args[0], names, ""))
+		textf(stderr, "lobster: no command or pipeline command %q%s\nRun \"lobster help\" for usage.\n", args[0], suggestion(args[0], names, ""))
 		return exitUsage
 	default:
 		return usageError(stderr, cmdNamed("help"), "help takes one command, not %d", len(args))

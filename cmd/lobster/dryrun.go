@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 )
@@ -25,7 +23,7 @@ func runDryRun(out runOutput, path string, provided any) int {
 	if err != nil {
 		return out.fail(envelope.RuntimeError, err.Error(), exitFindings)
 	}
-	fmt.Fprint(out.stderr, text)
+	textf(out.stderr, "%s", text)
 	if out.tool {
 		envelope.Write(out.stdout, envelope.Tool(envelope.Result{Status: envelope.StatusOK, Output: []any{}}))
 	}

@@ -43,7 +43,7 @@ func applyFixes(analyze analyzer, inputs []input, results []result, unsafe bool,
 			continue
 		}
 		if err := writeFileAtomic(inputs[i].path, out); err != nil {
-			fmt.Fprintf(stderr, "lobster: %s: cannot write the fixes: %s\n", r.name, reason(err))
+			textf(stderr, "lobster: %s: cannot write the fixes: %s\n", r.name, reason(err))
 			code = max(code, exitUsage)
 			continue
 		}
@@ -52,14 +52,14 @@ func applyFixes(analyze analyzer, inputs []input, results []result, unsafe bool,
 		nr := result{name: r.name}
 		nr.file, nr.diags, nr.panicked = checkFile(analyze, r.name, out)
 		if nr.panicked != "" {
-			fmt.Fprintf(stderr, "lobster: internal error checking %s after fixing: %s\n", r.name, nr.panicked)
+			textf(stderr, "lobster: internal error checking %s after fixing: %s\n", r.name, nr.panicked)
 			code = max(code, exitInternal)
 		}
 		results[i] = nr
 	}
-	fmt.Fprintf(stderr, "lobster: applied %s in %s\n", plural(applied, "fix", "fixes"), plural(changed, "file", "files"))
+	textf(stderr, "lobster: applied %s in %s\n", plural(applied, "fix", "fixes"), plural(changed, "file", "files"))
 	if skipped > 0 {
-		fmt.Fprintf(stderr, "lobster: %s not applied: %s another; run lobster check --fix again\n",
+		textf(stderr, "lobster: %s not applied: %s another; run lobster check --fix again\n",
 			plural(skipped, "fix", "fixes"), overlaps(skipped))
 	}
 	reportUnsafe(stderr, unsafeLeft)
@@ -69,7 +69,7 @@ func applyFixes(analyze analyzer, inputs []input, results []result, unsafe bool,
 // reportUnsafe tells how many unsafe fixes were left out.
 func reportUnsafe(stderr io.Writer, n int) {
 	if n > 0 {
-		fmt.Fprintf(stderr, "lobster: %s left out: it may change what the workflow does; review it, or add --unsafe-fixes\n",
+		textf(stderr, "lobster: %s left out: it may change what the workflow does; review it, or add --unsafe-fixes\n",
 			plural(n, "unsafe fix", "unsafe fixes"))
 	}
 }
@@ -79,6 +79,9 @@ func reportUnsafe(stderr io.Writer, n int) {
 func writeFixDiff(results []result, unsafe bool, stdout, stderr io.Writer) int {
 	code := exitOK
 	applied, skipped, unsafeLeft, changed := 0, 0, 0, 0
+	// The diff is for patch(1) too, byte for byte; on a terminal it is for
+	// people, and the file's control characters are shown escaped.
+	terminal := isTerminal(stdout)
 	for _, r := range results {
 		if r.readErr == "" && r.panicked == "" && source.HasErrors(r.diags) {
 			code = exitFindings
@@ -89,16 +92,25 @@ func writeFixDiff(results []result, unsafe bool, stdout, stderr io.Writer) int {
 		if !ok {
 			continue
 		}
-		if err := source.WriteUnifiedDiff(stdout, r.name, r.name, r.file.Content, out); err != nil {
-			fmt.Fprintf(stderr, "lobster: writing output: %v\n", err)
+		var diff bytes.Buffer
+		err := source.WriteUnifiedDiff(&diff, r.name, r.name, r.file.Content, out)
+		if err == nil {
+			text := diff.String()
+			if terminal {
+				text = source.Printable(text)
+			}
+			_, err = io.WriteString(stdout, text)
+		}
+		if err != nil {
+			textf(stderr, "lobster: writing output: %v\n", err)
 			return exitInternal
 		}
 		applied += p.Applied
 		changed++
 	}
-	fmt.Fprintf(stderr, "lobster: %s would be applied in %s\n", plural(applied, "fix", "fixes"), plural(changed, "file", "files"))
+	textf(stderr, "lobster: %s would be applied in %s\n", plural(applied, "fix", "fixes"), plural(changed, "file", "files"))
 	if skipped > 0 {
-		fmt.Fprintf(stderr, "lobster: %s left for a later run: %s another\n",
+		textf(stderr, "lobster: %s left for a later run: %s another\n",
 			plural(skipped, "fix", "fixes"), overlaps(skipped))
 	}
 	reportUnsafe(stderr, unsafeLeft)

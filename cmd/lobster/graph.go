@@ -116,11 +116,11 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 	}
 	text, err := p.Graph(f.format)
 	if err != nil {
-		fmt.Fprintf(stderr, "lobster: %s\n", err)
+		textf(stderr, "lobster: %s\n", err)
 		return exitFindings
 	}
-	if _, err := io.WriteString(stdout, text); err != nil {
-		fmt.Fprintf(stderr, "lobster: writing output: %v\n", err)
+	if _, err := io.WriteString(stdout, source.Printable(text)); err != nil {
+		textf(stderr, "lobster: writing output: %v\n", err)
 		return exitInternal
 	}
 	return exitOK
@@ -137,7 +137,7 @@ func buildPlan(path string, provided any, stderr io.Writer) (*plan.Plan, int) {
 		return nil, exitUsage
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "lobster: %s\n", err)
+		textf(stderr, "lobster: %s\n", err)
 		return nil, exitFindings
 	}
 	return previewFile(path, src, provided, runOutput{stdout: io.Discard, stderr: stderr})

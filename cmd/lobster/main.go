@@ -73,7 +73,7 @@ var referenceVoice bool
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "lobster: internal error: %v\n", r)
+			textf(stderr, "lobster: internal error: %v\n", r)
 			code = exitInternal
 		}
 	}()

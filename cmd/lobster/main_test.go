@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"testing"
 	"time"
@@ -48,7 +49,27 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"exitwithin": cmdExitwithin,
 	"mkfifo":     cmdMkfifo,
 	"sparse":     cmdSparse,
+	"unhex":      cmdUnhex,
 	"waitfile":   cmdWaitfile,
+}
+
+// cmdUnhex implements "unhex NAME...": each \xHH in the files becomes the
+// byte HH, so that a script can hold control characters (ESC, BEL, CR)
+// that stay visible in the script itself.
+func cmdUnhex(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: unhex NAME...")
+	}
+	hexByte := regexp.MustCompile(`\\x[0-9a-fA-F]{2}`)
+	for _, name := range args {
+		data, err := os.ReadFile(ts.MkAbs(name))
+		ts.Check(err)
+		data = hexByte.ReplaceAllFunc(data, func(m []byte) []byte {
+			b, _ := strconv.ParseUint(string(m[2:]), 16, 8)
+			return []byte{byte(b)}
+		})
+		ts.Check(os.WriteFile(ts.MkAbs(name), data, 0o644))
+	}
 }
 
 // cmdExitcode implements "exitcode N program [args...]": it runs the program

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -63,7 +62,7 @@ func runMCP(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io
 	addr, allowRun, allowAgent, sc := &f.addr, &f.allowRun, &f.allowAgent, &f.shellcheck
 	bin, err := shellcheckProgram(*sc)
 	if err != nil {
-		fmt.Fprintf(stderr, "lobster: mcp: %v\n", err)
+		textf(stderr, "lobster: mcp: %v\n", err)
 		return exitUsage
 	}
 	srv := mcp.New(mcp.Options{Version: version(), AllowRun: *allowRun, AllowAgentApproval: *allowAgent, Shellcheck: bin})
@@ -71,14 +70,14 @@ func runMCP(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io
 	defer stop()
 	if *addr == "" {
 		if err := srv.ServeStdio(ctx, stdin, stdout); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
-			fmt.Fprintf(stderr, "lobster: mcp: %v\n", err)
+			textf(stderr, "lobster: mcp: %v\n", err)
 			return exitFindings
 		}
 		return exitOK
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		fmt.Fprintf(stderr, "lobster: mcp: %v\n", err)
+		textf(stderr, "lobster: mcp: %v\n", err)
 		return exitUsage
 	}
 	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
@@ -88,9 +87,9 @@ func runMCP(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io
 		defer cancel()
 		hs.Shutdown(shutdown)
 	}()
-	fmt.Fprintf(stderr, "lobster: serving MCP at http://%s/\n", ln.Addr())
+	textf(stderr, "lobster: serving MCP at http://%s/\n", ln.Addr())
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		fmt.Fprintf(stderr, "lobster: mcp: %v\n", err)
+		textf(stderr, "lobster: mcp: %v\n", err)
 		return exitFindings
 	}
 	return exitOK

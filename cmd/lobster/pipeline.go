@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -166,10 +165,10 @@ func runPipeline(f runFlags, text string, stdin io.Reader, stdout, stderr io.Wri
 // parseError reports a pipeline that does not parse, in human mode.
 func parseError(stderr io.Writer, msg string) {
 	if referenceVoice {
-		fmt.Fprintf(stderr, "Parse error: %s\n", msg)
+		textf(stderr, "Parse error: %s\n", msg)
 		return
 	}
-	fmt.Fprintf(stderr, "lobster: parse error: %s\n", msg)
+	textf(stderr, "lobster: parse error: %s\n", msg)
 }
 
 // signalNames names the signals that stop a run, by number.

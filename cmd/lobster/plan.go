@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/plan"
 )
@@ -87,22 +88,22 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	var text string
 	switch {
 	case f.diff:
-		text = plan.Diff(plans[0], plans[1])
+		text = source.Printable(plan.Diff(plans[0], plans[1]))
 	case f.format == "json":
 		var b strings.Builder
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(plans[0]); err != nil {
-			fmt.Fprintf(stderr, "lobster: internal error: %v\n", err)
+			textf(stderr, "lobster: internal error: %v\n", err)
 			return exitInternal
 		}
 		text = b.String()
 	default:
-		text = plans[0].Text()
+		text = source.Printable(plans[0].Text())
 	}
 	if _, err := io.WriteString(stdout, text); err != nil {
-		fmt.Fprintf(stderr, "lobster: writing output: %v\n", err)
+		textf(stderr, "lobster: writing output: %v\n", err)
 		return exitInternal
 	}
 	return exitOK

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/plan"
@@ -40,7 +38,7 @@ func previewFile(path string, src []byte, provided any, out runOutput) (*plan.Pl
 		source.WriteText(out.stderr, files, shown, false)
 	}
 	if n := len(errs); n > 0 {
-		fmt.Fprintf(out.stderr, "lobster: %s has %d error(s) found by the checker, shown above: a run refuses it until they are fixed; this preview shows what it would do\n", path, n)
+		textf(out.stderr, "lobster: %s has %d error(s) found by the checker, shown above: a run refuses it until they are fixed; this preview shows what it would do\n", path, n)
 	}
 	return res.Plan, exitOK
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
 
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/engine"
 )
 
@@ -255,14 +256,14 @@ func (p *progress) finish(e engine.StepEvent, mark, what string, style ansi.Styl
 		if p.color {
 			mark = style.Styled(mark)
 		}
-		line := fmt.Sprintf("%s %s %s  %s", mark, counter(e), e.ID, what)
+		line := fmt.Sprintf("%s %s %s  %s", mark, counter(e), source.Printable(e.ID), what)
 		fmt.Fprintln(p.w, ansi.Truncate(line, p.width()-1, "…"))
 	}
 }
 
 // plain writes one line about step e.
 func (p *progress) plain(e engine.StepEvent, what string) {
-	fmt.Fprintf(p.w, "%s %s: %s\n", counter(e), e.ID, what)
+	textf(p.w, "%s %s: %s\n", counter(e), e.ID, what)
 }
 
 // counter is "[3/40]" for the third of 40 steps.
@@ -274,7 +275,7 @@ func (p *progress) draw() {
 		return
 	}
 	now := p.now()
-	line := fmt.Sprintf("%s %s %s  %s", spinner[p.frame%len(spinner)], counter(p.step), p.step.ID, seconds(now.Sub(p.started)))
+	line := fmt.Sprintf("%s %s %s  %s", spinner[p.frame%len(spinner)], counter(p.step), source.Printable(p.step.ID), seconds(now.Sub(p.started)))
 	if p.step.Attempt > 0 {
 		if wait := p.retryAt.Sub(now); wait > 0 {
 			line += fmt.Sprintf("  attempt %d/%d failed, retrying in %s", p.step.Attempt, p.step.MaxAttempts, seconds(wait))
@@ -305,7 +306,10 @@ func (l logWriter) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
-	n, err := p.w.Write(b)
+	// The engine's log lines ([RETRY] ... with the step's error) are
+	// whole lines; they carry text from the file and the step.
+	n := len(b)
+	_, err := io.WriteString(p.w, source.Printable(string(b)))
 	if len(b) > 0 && b[len(b)-1] == '\n' {
 		p.draw()
 	}
@@ -374,12 +378,12 @@ func (p *progress) runFailure(err error) string {
 	step := p.lastStep()
 	switch {
 	case step != "" && errors.Is(err, engine.ErrNotApproved):
-		return fmt.Sprintf("lobster: step %s was not approved: nothing after it ran\n", step)
+		return source.Printable(fmt.Sprintf("lobster: step %s was not approved: nothing after it ran\n", step))
 	case step != "" && !strings.Contains(err.Error(), "step "+step+" "):
 		// (The engine's messages often name the step already.)
-		return fmt.Sprintf("lobster: step %s: %s\n", step, err)
+		return source.Printable(fmt.Sprintf("lobster: step %s: %s\n", step, err))
 	}
-	return fmt.Sprintf("lobster: %s\n", err)
+	return source.Printable(fmt.Sprintf("lobster: %s\n", err))
 }
 
 // stepFailure is the message of step's failure err.
@@ -392,7 +396,7 @@ func stepFailure(step string, err error) string {
 		if cmd.Code < 0 {
 			how = "its command was killed by a signal"
 		}
-		fmt.Fprintf(&b, "lobster: step %s failed: %s\n", step, how)
+		textf(&b, "lobster: step %s failed: %s\n", step, how)
 		lines := strings.Split(strings.TrimRight(cmd.Stderr, "\n"), "\n")
 		if len(lines) > stderrTail {
 			fmt.Fprintf(&b, "  stderr (last %d of %d lines):\n", stderrTail, len(lines))
@@ -401,10 +405,10 @@ func stepFailure(step string, err error) string {
 			b.WriteString("  stderr:\n")
 		}
 		for _, l := range lines {
-			b.WriteString("    " + strings.TrimRight(l, "\r") + "\n")
+			b.WriteString("    " + source.Printable(strings.TrimRight(l, "\r")) + "\n")
 		}
 	default:
-		fmt.Fprintf(&b, "lobster: step %s failed: %s\n", step, err)
+		textf(&b, "lobster: step %s failed: %s\n", step, err)
 	}
 	return b.String()
 }

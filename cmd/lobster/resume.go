@@ -164,7 +164,7 @@ func runResume(args []string, stdout, stderr io.Writer) int {
 	flags, err := parseResumeArgs(args)
 	if flags.unknown != "" {
 		name := flagName(flags.unknown)
-		fmt.Fprintf(stderr, "lobster: resume has no flag --%s, and ignores it%s\n", name, flagSuggestion(cmd, name))
+		textf(stderr, "lobster: resume has no flag --%s, and ignores it%s\n", name, flagSuggestion(cmd, name))
 	}
 	if err != nil {
 		return out.fail(envelope.ParseError, err.Error(), exitUsage)

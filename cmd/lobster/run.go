@@ -158,11 +158,11 @@ func (o runOutput) fail(errorType, message string, code int, extra ...any) int {
 	case o.tool:
 		envelope.Write(o.stdout, envelope.Failure(errorType, message, extra...))
 	case referenceVoice && errorType == envelope.RuntimeError:
-		fmt.Fprintf(o.stderr, "Error: %s\n", message)
+		textf(o.stderr, "Error: %s\n", message)
 	case referenceVoice:
-		fmt.Fprintln(o.stderr, message)
+		textf(o.stderr, "%s\n", message)
 	default:
-		fmt.Fprintf(o.stderr, "lobster: %s\n", message)
+		textf(o.stderr, "lobster: %s\n", message)
 	}
 	return code
 }
@@ -254,10 +254,13 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if res.Status == envelope.StatusCancelled {
 		// Ctrl-D at a gate on the terminal.
-		fmt.Fprintf(stderr, "lobster: cancelled at step %s: nothing after it ran\n", display.lastStep())
+		textf(stderr, "lobster: cancelled at step %s: nothing after it ran\n", display.lastStep())
 		return exitFindings
 	}
-	envelope.Write(stdout, envelope.Human(res))
+	// The output items as JSON; JSON leaves DEL and C1 controls raw.
+	if v := envelope.Human(res); v != nil {
+		io.WriteString(stdout, source.PrintableJSON(jsvalue.Stringify(v, "  "))+"\n")
+	}
 	return exitOK
 }
 
@@ -301,7 +304,7 @@ func loadValidated(path string, out runOutput, ignore []string) (file *ast.File,
 		if len(others) > 0 {
 			source.WriteText(out.stderr, files, others, false)
 		}
-		fmt.Fprintf(out.stderr, "lobster: nothing ran: %s has %s (shown above)\n", path, count(len(errs), "error"))
+		textf(out.stderr, "lobster: nothing ran: %s has %s (shown above)\n", path, count(len(errs), "error"))
 		return nil, exitUsage
 	case len(errs) > 0:
 		if len(others) > 0 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/lobsterdev/lobster/schema"
@@ -40,7 +39,7 @@ func runSchema(args []string, stdout, stderr io.Writer) int {
 		out = schema.ConfigJSON
 	}
 	if _, err := stdout.Write(out); err != nil {
-		fmt.Fprintf(stderr, "lobster: writing output: %v\n", err)
+		textf(stderr, "lobster: writing output: %v\n", err)
 		return exitInternal
 	}
 	return exitOK

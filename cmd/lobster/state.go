@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
@@ -103,7 +104,7 @@ func runState(args []string, stdout, stderr io.Writer) int {
 	format, olderThan, dryRun := &o.format, o.olderThan, o.dryRun
 	dir, err := state.DefaultDir(os.Getenv)
 	if err != nil {
-		fmt.Fprintf(stderr, "lobster: %v\n", err)
+		textf(stderr, "lobster: %v\n", err)
 		return exitFindings
 	}
 	var j state.Janitor = &state.Store{Dir: dir}
@@ -113,7 +114,7 @@ func runState(args []string, stdout, stderr io.Writer) int {
 	if args[0] == "list" {
 		runs, err := j.Paused(ctx, now)
 		if err != nil {
-			fmt.Fprintf(stderr, "lobster: %v\n", err)
+			textf(stderr, "lobster: %v\n", err)
 			return exitFindings
 		}
 		if *format == "json" {
@@ -133,11 +134,11 @@ func runState(args []string, stdout, stderr io.Writer) int {
 			verb = "would remove"
 		}
 		for _, r := range removed {
-			fmt.Fprintf(stdout, "%s %s: %s (%s)\n", verb, r.What, r.File, r.Reason)
+			textf(stdout, "%s %s: %s (%s)\n", verb, r.What, r.File, r.Reason)
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "lobster: %v\n", err)
+		textf(stderr, "lobster: %v\n", err)
 		return exitFindings
 	}
 	return exitOK
@@ -174,7 +175,7 @@ func printPaused(w io.Writer, runs []state.PausedRun, now time.Time) {
 		if id == "" {
 			id = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", id, r.Waiting, age(now.Sub(r.CreatedAt)), oneLine(r.Step), oneLine(r.Workflow))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", oneLine(id), oneLine(r.Waiting), age(now.Sub(r.CreatedAt)), oneLine(r.Step), oneLine(r.Workflow))
 	}
 	tw.Flush()
 }
@@ -192,15 +193,17 @@ func age(d time.Duration) string {
 	return strconv.Itoa(int(d/(24*time.Hour))) + "d"
 }
 
-// oneLine is s on one line, control characters shown as spaces, and cut
-// at 120 characters: a state's text must not garble the table.
+// oneLine is s on one line (tabs and line feeds shown as spaces), other
+// control characters escaped (source.Printable), and cut at 120
+// characters: a state's text must not garble the table or drive the
+// terminal.
 func oneLine(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f {
+	s = source.Printable(strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' {
 			return ' '
 		}
 		return r
-	}, s)
+	}, s))
 	if r := []rune(s); len(r) > 120 {
 		s = string(r[:119]) + "…"
 	}
@@ -216,7 +219,7 @@ func writeJSON(stdout, stderr io.Writer, v any) int {
 		_, err = stdout.Write(append(data, '\n'))
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "lobster: %v\n", err)
+		textf(stderr, "lobster: %v\n", err)
 		return exitInternal
 	}
 	return exitOK

@@ -3,7 +3,9 @@
 package main
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -255,5 +257,40 @@ func TestTerminalProgress(t *testing.T) {
 	s.wait()
 	if text := s.text(); text != "[RETRY] Step 'flaky' failed (attempt 1/2): workflow command failed (1): boom. Retrying in 10ms...\n" {
 		t.Errorf("--progress none showed:\n%q", text)
+	}
+}
+
+// TestTerminalEscapes: on a terminal, text from the file does not reach it
+// as control characters: the diff of check --diff (which is byte for byte
+// when piped) and the progress lines of a run show them escaped.
+func TestTerminalEscapes(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "fix.lobster", "args:\n  name: {default: x}\nsteps:\n  - id: a\n    run: echo {{ name }} # \x1b]0;pwned\a \x1b[2J\rFAKE\n")
+	writeFile(t, dir, "w.lobster", "steps:\n  - id: \"clear\\e[2J\\e]0;pwned\\a\"\n    run: echo hi\n")
+	bad := []string{"\x1b]", "\x1b[2J", "\a", "\rFAKE"}
+	for _, args := range [][]string{{"check", "--diff", "fix.lobster"}, {"run", "w.lobster"}} {
+		s := startTerminal(t, dir, nil, args...)
+		s.wait()
+		screen := s.text()
+		for _, b := range bad {
+			if strings.Contains(screen, b) {
+				t.Errorf("lobster %s: the terminal got %q:\n%q", strings.Join(args, " "), b, screen)
+			}
+		}
+		want := `\x1b]0;pwned\a`
+		if args[0] == "check" {
+			want += ` \x1b[2J\rFAKE`
+		}
+		if !strings.Contains(screen, want) {
+			t.Errorf("lobster %s: %q not shown:\n%s", strings.Join(args, " "), want, screen)
+		}
+	}
+	// Piped, the diff is exact, for patch(1).
+	var out bytes.Buffer
+	cmd := exec.Command("lobster", "check", "--diff", "fix.lobster")
+	cmd.Dir, cmd.Stdout = dir, &out
+	cmd.Run()
+	if !strings.Contains(out.String(), "# \x1b]0;pwned\a \x1b[2J\rFAKE\n") {
+		t.Errorf("piped diff:\n%q", out.String())
 	}
 }

@@ -92,18 +92,18 @@ func location(file string, r Range) string {
 }
 
 func (p *textPrinter) diagnostic(files map[string]*File, d Diagnostic) {
-	fmt.Fprintf(p.w, "%s: %s: %s", p.paint(ansiBold, location(d.File, d.Range)),
-		p.paint(severityColor(d.Severity), d.Severity.String()), d.Message)
+	fmt.Fprintf(p.w, "%s: %s: %s", p.paint(ansiBold, Printable(location(d.File, d.Range))),
+		p.paint(severityColor(d.Severity), d.Severity.String()), Printable(d.Message))
 	if d.Code != "" {
-		fmt.Fprintf(p.w, " %s", p.paint(ansiDim, "["+d.Code+"]"))
+		fmt.Fprintf(p.w, " %s", p.paint(ansiDim, "["+Printable(d.Code)+"]"))
 	}
 	p.w.WriteByte('\n')
 	if f := files[d.File]; f != nil && d.Range.IsValid() && d.Range.Start.Line <= f.LineCount() {
 		p.snippet(f, d.Range, severityColor(d.Severity))
 	}
 	for _, r := range d.Related {
-		fmt.Fprintf(p.w, "  %s: %s: %s\n", p.paint(ansiBold, location(r.File, r.Range)),
-			p.paint(ansiCyan, "note"), r.Message)
+		fmt.Fprintf(p.w, "  %s: %s: %s\n", p.paint(ansiBold, Printable(location(r.File, r.Range))),
+			p.paint(ansiCyan, "note"), Printable(r.Message))
 	}
 }
 
@@ -161,13 +161,15 @@ func (p *textPrinter) snippet(f *File, r Range, caretColor string) {
 		line, start, end = line[lo:hi], start-lo, min(end, hi)-lo
 	}
 
+	// Control characters are shown escaped (Printable), and the carets
+	// count the runes of the escapes.
 	num := strconv.Itoa(r.Start.Line)
 	pad := strings.Repeat(" ", len(num))
 	gutter := p.paint(ansiDim, " "+num+" |")
-	fmt.Fprintf(p.w, "%s %s%s%s\n", gutter, before, line, after)
+	fmt.Fprintf(p.w, "%s %s%s%s\n", gutter, before, Printable(string(line)), after)
 
 	carets := []byte(strings.Repeat(" ", len(before)))
-	for _, c := range string(line[:start]) {
+	for _, c := range Printable(string(line[:start])) {
 		if c == '\t' {
 			carets = append(carets, '\t')
 		} else {
@@ -175,7 +177,7 @@ func (p *textPrinter) snippet(f *File, r Range, caretColor string) {
 		}
 	}
 	marks := []byte{'^'}
-	if n := utf8.RuneCount(line[start:end]); n > 1 {
+	if n := utf8.RuneCountInString(Printable(string(line[start:end]))); n > 1 {
 		for i := 1; i < n; i++ {
 			marks = append(marks, '~')
 		}

@@ -124,6 +124,41 @@ func TestWriteText(t *testing.T) {
 	}
 }
 
+// TestWriteTextControl: control characters of the file, of its name and of
+// a message never reach the terminal: they are shown escaped, and the
+// carets count the escapes.
+func TestWriteTextControl(t *testing.T) {
+	src := "run: echo \"\x1b]0;pwned\a\x1b[2J\" $bad\rok \u009b1m # \x1b]8;;http://x\x1b\\\n"
+	f := NewFile("evil\x1b[31m.lobster", []byte(src))
+	d := diagAt(t, f, "$bad", -1)
+	d.Message = "unknown step \"bad\x07\x1b[1A\""
+	d.Related = []Related{{File: f.Name, Range: d.Range, Message: "see \r\x1b[K here"}}
+	var buf bytes.Buffer
+	if err := WriteText(&buf, map[string]*File{f.Name: f}, []Diagnostic{d}, false); err != nil {
+		t.Fatal(err)
+	}
+	want := `evil\x1b[31m.lobster:1:28: error: unknown step "bad\a\x1b[1A" [test-code]` + "\n" +
+		` 1 | run: echo "\x1b]0;pwned\a\x1b[2J" $bad\rok \u009b1m # \x1b]8;;http://x\x1b\` + "\n" +
+		`   |                                   ^~~~` + "\n" +
+		`  evil\x1b[31m.lobster:1:28: note: see \r\x1b[K here` + "\n"
+	if got := buf.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	// With colour, the only escapes are lobster's own SGR codes.
+	buf.Reset()
+	if err := WriteText(&buf, map[string]*File{f.Name: f}, []Diagnostic{d}, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range strings.Split(buf.String(), "\x1b[")[1:] {
+		if i := strings.IndexByte(part, 'm'); i < 0 || strings.Trim(part[:i], "0123456789;") != "" {
+			t.Errorf("an escape that is not a colour: %q", "\x1b["+part)
+		}
+	}
+	if strings.ContainsAny(buf.String(), "\a\r\u009b") || strings.Contains(buf.String(), "\x1b]") {
+		t.Errorf("control characters in the output: %q", buf.String())
+	}
+}
+
 // A long line is clipped around the range, so that a file of one huge line
 // does not print it whole; the underline stays aligned.
 func TestWriteTextLongLine(t *testing.T) {

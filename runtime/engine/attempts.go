@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/proc"
 )
@@ -134,7 +135,7 @@ func withRetry(x Executor, ctx Ctx, id string, p retryPolicy, timeout time.Durat
 		if onRetry != nil {
 			onRetry(n, p.max, err, d)
 		}
-		fmt.Fprintf(stderr, "[RETRY] Step '%s' failed (attempt %d/%d): %s. Retrying in %dms...\n", id, n, p.max, err, d.Milliseconds())
+		io.WriteString(stderr, source.Printable(fmt.Sprintf("[RETRY] Step '%s' failed (attempt %d/%d): %s. Retrying in %dms...\n", id, n, p.max, err, d.Milliseconds())))
 		if err := x.Sleep(ctx, d); err != nil {
 			return nil, err
 		}

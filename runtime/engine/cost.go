@@ -7,6 +7,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/js"
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
@@ -100,7 +101,7 @@ func (c *costs) record(stepID string, model any, usage *jsvalue.Object) {
 	}
 	if !known && !c.warned[name] {
 		c.warned[name] = true
-		fmt.Fprintf(c.stderr, "[WARN] No LLM pricing configured for model %s; recording zero cost. Set LOBSTER_LLM_PRICING_JSON to enable cost_limit enforcement for this model.\n", jsvalue.Stringify(name, ""))
+		fmt.Fprintf(c.stderr, "[WARN] No LLM pricing configured for model %s; recording zero cost. Set LOBSTER_LLM_PRICING_JSON to enable cost_limit enforcement for this model.\n", source.Printable(jsvalue.Stringify(name, "")))
 	}
 	if known {
 		e.usd = (e.in*p.input + e.out*p.output) / 1e6

@@ -8,10 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/validate"
 )
@@ -57,7 +57,7 @@ func (x *local) ask(ctx context.Context, t *Terminal, g *Gate) (*Decision, error
 		if err := g.Identity.enforce(g.StepID, approver); err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(t.Out, "%s [y/N] ", printable(jsString(get(g.Request, "prompt"))))
+		fmt.Fprintf(t.Out, "%s [y/N] ", source.Printable(jsString(get(g.Request, "prompt"))))
 		answer, err := x.readLine(ctx, t)
 		if errors.Is(err, io.EOF) {
 			fmt.Fprintln(t.Out)
@@ -73,7 +73,7 @@ func (x *local) ask(ctx context.Context, t *Terminal, g *Gate) (*Decision, error
 		return &Decision{Approve: &yes, Approver: approver, Response: jsvalue.Undefined}, nil
 	}
 	w.describeInput(g)
-	fmt.Fprintf(t.Out, "%s\n", printable(jsString(get(g.Request, "prompt"))))
+	fmt.Fprintf(t.Out, "%s\n", source.Printable(jsString(get(g.Request, "prompt"))))
 	for {
 		fmt.Fprint(t.Out, "Enter JSON response: ")
 		line, err := x.readLine(ctx, t)
@@ -159,12 +159,12 @@ type gateWriter struct {
 
 // line writes a line of data, cut to the width.
 func (w *gateWriter) line(s string) {
-	fmt.Fprintln(w.out, cut(printable(s), w.width))
+	fmt.Fprintln(w.out, cut(source.Printable(s), w.width))
 }
 
 // say writes a message in full.
 func (w *gateWriter) say(s string) {
-	fmt.Fprintln(w.out, printable(s))
+	fmt.Fprintln(w.out, source.Printable(s))
 }
 
 // block writes the lines of text indented by four spaces, at most max of
@@ -261,39 +261,6 @@ func jsonProblem(err error) string {
 		return "unexpected end of JSON input"
 	}
 	return msg
-}
-
-// printable escapes the control characters of s (but tabs and line
-// breaks), so that text
-// from a step cannot move the cursor or change the terminal.
-func printable(s string) string {
-	clean := true
-	for _, r := range s {
-		if isControl(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			b.WriteRune(r)
-		case isControl(r):
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool {
-	return r != '\t' && r != '\n' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0)
 }
 
 // cut shortens s to at most width columns, ending in "…" when it was

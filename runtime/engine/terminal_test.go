@@ -156,7 +156,4 @@ func TestCut(t *testing.T) {
 			t.Errorf("cut(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := printable("a\x1b[2Jb\r\tc\u0085\n"); got != `a\x1b[2Jb\r`+"\tc"+`\u0085`+"\n" {
-		t.Errorf("printable: %q", got)
-	}
 }

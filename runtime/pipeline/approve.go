@@ -15,6 +15,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/commands"
 	"github.com/lobsterdev/lobster/lang/js"
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
@@ -49,7 +50,7 @@ func approveCommand(ctx context.Context, c *Call) (Output, error) {
 		}
 		return Output{Items: []any{req}, Halt: true}, nil
 	}
-	if _, err := fmt.Fprintf(c.Env.Stdout, "%s [y/N] ", jsString(prompt)); err != nil {
+	if _, err := fmt.Fprintf(c.Env.Stdout, "%s [y/N] ", source.Printable(jsString(prompt))); err != nil {
 		return Output{}, err
 	}
 	answer, err := readLine(ctx, c.Env.Stdin, approvalTimeout(c.Env))

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/js"
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/validate"
 )
@@ -97,7 +98,7 @@ func askCommand(ctx context.Context, c *Call) (Output, error) {
 		return Output{Items: []any{req}, Halt: true}, nil
 	}
 
-	if _, err := fmt.Fprintf(c.Env.Stdout, "%s\n> ", prompt); err != nil {
+	if _, err := fmt.Fprintf(c.Env.Stdout, "%s\n> ", source.Printable(prompt)); err != nil {
 		return Output{}, err
 	}
 	line, err := readLine(ctx, c.Env.Stdin, 0)
