@@ -189,7 +189,7 @@ func (s *Server) checkContext(ctx context.Context, snap *snapshot) (checked, err
 		}
 		return text, err
 	}
-	diags, err := cfg.Check(ctx, an.file, an.parseDiags, check.Options{Path: snap.path, ReadFile: read, Shellcheck: shellcheck, Info: an.info()})
+	diags, err := cfg.Check(ctx, an.file, an.parseDiags, check.Options{Path: snap.path, ReadFile: read, Shellcheck: shellcheck, ShellcheckCache: s.shellcheck, Info: an.info()})
 	mu.Lock()
 	defer mu.Unlock()
 	c.diags = diags

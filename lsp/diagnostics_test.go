@@ -306,3 +306,36 @@ func TestNoWatchWithoutDynamicRegistration(t *testing.T) {
 		t.Errorf("the server sent %v", c.requests)
 	}
 }
+
+// TestDiagnosticsShellcheckKept: an edit outside the shell text of a
+// document runs no shellcheck: its findings on the unchanged texts are
+// kept from the previous version, and published again.
+func TestDiagnosticsShellcheckKept(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log.txt")
+	fake := filepath.Join(dir, "shellcheck")
+	script := "#!/bin/sh\necho \"$@\" >> " + log + "\n" +
+		`echo '{"comments":[{"file":"0.sh","line":1,"endLine":1,"column":6,"endColumn":8,"level":"info","code":2086,"message":"Double quote."}]}'` + "\nexit 1\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, Options{Shellcheck: fake})
+	var res map[string]any
+	c.call("initialize", map[string]any{"processId": 1, "rootUri": nil, "capabilities": map[string]any{}}, &res)
+	c.notify("initialized", map[string]any{})
+	u := c.open("flow.lobster", "steps:\n  - id: a\n    run: echo $x\n")
+	if p := c.waitVersion(u, 1); !hasCode("shellcheck/SC2086")(p) {
+		t.Fatalf("version 1: %v", codes(p.Diagnostics))
+	}
+	v := c.change(u, edit(0, 0, 0, 0, "# v2\n"))
+	if p := c.waitVersion(u, v); !hasCode("shellcheck/SC2086")(p) || p.Diagnostics[0].Range != rng(3, 14, 3, 16) {
+		t.Errorf("version %d: %s", v, dumpDiags([]protocol.PublishDiagnosticsParams{p}))
+	}
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs := strings.Count(string(data), "\n"); runs != 1 {
+		t.Errorf("shellcheck ran %d times for two versions of the same shell text:\n%s", runs, data)
+	}
+}

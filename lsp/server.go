@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/config"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"go.lsp.dev/jsonrpc2"
@@ -83,7 +84,11 @@ type Server struct {
 	workers     map[protocol.DocumentURI]*diagWorker
 	lastDiags   map[protocol.DocumentURI]checked
 	lastGood    map[protocol.DocumentURI]*recovered // names of the last checked version that was valid YAML
-	pending     map[jsonrpc2.ID]context.CancelFunc
+	// shellcheck keeps shellcheck's findings from one check to the next:
+	// an edit runs shellcheck on the run and command texts it changed
+	// only.
+	shellcheck *check.ShellcheckCache
+	pending    map[jsonrpc2.ID]context.CancelFunc
 
 	showDocument bool     // the client can open documents (window/showDocument)
 	roots        []string // the workspace folders' paths (see callerDocuments)
@@ -115,7 +120,9 @@ func NewServer(opts Options) *Server {
 		workers:   map[protocol.DocumentURI]*diagWorker{},
 		lastDiags: map[protocol.DocumentURI]checked{},
 		lastGood:  map[protocol.DocumentURI]*recovered{},
-		pending:   map[jsonrpc2.ID]context.CancelFunc{},
+		// Every run and command text of a few large files.
+		shellcheck: check.NewShellcheckCache(10000),
+		pending:    map[jsonrpc2.ID]context.CancelFunc{},
 
 		configs:     config.NewFinder(),
 		configShown: map[string]*config.Config{},

@@ -6,7 +6,8 @@
 //	lobster-lsp [--stdio] [--debounce DURATION] [--shellcheck off|auto|PATH] [--log FILE]
 //	lobster-lsp --version | version
 //
-// It exits 0 when the client sent shutdown before exit, 1 otherwise (as
+// --shellcheck is auto by default, as for lobster check: shellcheck from
+// PATH when there is one. It exits 0 when the client sent shutdown before exit, 1 otherwise (as
 // LSP asks), and 2 on a usage error. --version (or version) prints the
 // version, the same line as "lobster version", and starts no server.
 package main
@@ -27,6 +28,10 @@ import (
 	"github.com/lobsterdev/lobster/lsp"
 )
 
+// defaultShellcheck is --shellcheck's default: lobster check's, and the
+// VS Code extension's (its package.json; a test holds them together).
+const defaultShellcheck = "auto"
+
 func main() {
 	tuneGC(os.Getenv)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -46,7 +51,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Bool("stdio", true, "serve over standard input and output (the only transport)")
 	debounce := fs.Duration("debounce", lsp.DefaultDebounce, "wait this long after a change before checking")
-	shellcheck := fs.String("shellcheck", "off", "run shellcheck on shell text: off, auto or the `program`")
+	shellcheck := fs.String("shellcheck", defaultShellcheck, "run shellcheck on shell text: auto, off or the `program`")
 	logFile := fs.String("log", "", "append the log to this `file` instead of standard error")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {

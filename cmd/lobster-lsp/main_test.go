@@ -273,3 +273,35 @@ func TestVersionAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestShellcheckDefault: lobster-lsp runs shellcheck by default as lobster
+// check does (auto), and the VS Code extension's setting has the same
+// default.
+func TestShellcheckDefault(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"-h"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("lobster-lsp -h: exit %d\n%s", code, errb.String())
+	}
+	if want := `(default "auto")`; !strings.Contains(errb.String(), "-shellcheck program\n    \trun shellcheck on shell text: auto, off or the program "+want) {
+		t.Errorf("lobster-lsp -h does not show --shellcheck %s:\n%s", want, errb.String())
+	}
+	data, err := os.ReadFile("../../editors/vscode/package.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkg struct {
+		Contributes struct {
+			Configuration struct {
+				Properties map[string]struct {
+					Default any `json:"default"`
+				} `json:"properties"`
+			} `json:"configuration"`
+		} `json:"contributes"`
+	}
+	if err := json.Unmarshal(data, &pkg); err != nil {
+		t.Fatal(err)
+	}
+	if got := pkg.Contributes.Configuration.Properties["lobster.shellcheck"].Default; got != defaultShellcheck {
+		t.Errorf("the extension's lobster.shellcheck defaults to %v; lobster-lsp and lobster check default to %q", got, defaultShellcheck)
+	}
+}

@@ -41,6 +41,9 @@ type Options struct {
 	// text whose env sets no LOBSTER_SHELL: the shell the host runs steps
 	// with. "" is the runtime's /bin/sh.
 	ShellcheckShell string
+	// ShellcheckCache keeps shellcheck's findings from one check to the
+	// next (the language server's); nil runs shellcheck on every text.
+	ShellcheckCache *ShellcheckCache
 }
 
 // envDeclared reports whether the host sets the variable name for every

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -143,19 +145,49 @@ func runShellcheck(p *Pass) {
 			bin = abs // shellcheck runs in the directory of the scripts
 		}
 	}
+	rc, hasRC := scFindRC(p.Options.Path)
+	// The scripts whose findings the cache holds are reported from it;
+	// only the others go to shellcheck.
+	cache := p.Options.ShellcheckCache
+	cacheKeys := make([]scKey, len(scripts))
+	for g, idx := range groups {
+		var todo []int
+		for _, k := range idx {
+			cacheKeys[k] = scKeyOf(bin, g, p.Options.ShellcheckExclude, rc, hasRC, scripts[k].text)
+			if comments, ok := cache.get(cacheKeys[k]); ok {
+				for _, c := range comments {
+					scReport(p, &scripts[k], c)
+				}
+				continue
+			}
+			todo = append(todo, k)
+		}
+		if len(todo) == 0 {
+			delete(groups, g)
+		} else {
+			groups[g] = todo
+		}
+	}
+	if len(groups) == 0 {
+		return
+	}
 	dir, err := os.MkdirTemp("", "lobster-shellcheck-")
 	if err != nil {
 		fail("%v", err)
 		return
 	}
 	defer os.RemoveAll(dir)
-	for k, s := range scripts {
-		if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(k)+".sh"), []byte(s.text), 0o600); err != nil {
-			fail("%v", err)
-			return
+	for _, idx := range groups {
+		for _, k := range idx {
+			if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(k)+".sh"), []byte(scripts[k].text), 0o600); err != nil {
+				fail("%v", err)
+				return
+			}
 		}
 	}
-	scCopyRC(p.Options.Path, dir)
+	if hasRC {
+		_ = os.WriteFile(filepath.Join(dir, ".shellcheckrc"), rc, 0o600)
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), scTimeout)
 	defer cancel()
@@ -207,12 +239,17 @@ func runShellcheck(p *Pass) {
 			failed = cmp.Or(failed, b.err)
 			continue
 		}
+		found := map[int][]scComment{}
 		for _, c := range b.comments {
 			k, err := strconv.Atoi(strings.TrimSuffix(filepath.Base(c.File), ".sh"))
-			if err != nil || k < 0 || k >= len(scripts) || c.Code <= 0 {
+			if err != nil || k < 0 || k >= len(scripts) || c.Code <= 0 || !slices.Contains(b.idx, k) {
 				continue // a sourced file, or not a finding
 			}
+			found[k] = append(found[k], c)
 			scReport(p, &scripts[k], c)
+		}
+		for _, k := range b.idx {
+			cache.put(cacheKeys[k], found[k])
 		}
 	}
 	if failed != nil {
@@ -461,29 +498,94 @@ func scEnvShell(f *ast.Field) (dialect string, set bool) {
 	return "", true
 }
 
-// scCopyRC copies the .shellcheckrc that shellcheck would use for a script
-// next to the workflow file into dir, where the scripts are.
-func scCopyRC(path, dir string) {
+// scFindRC reads the .shellcheckrc that shellcheck would use for a script
+// next to the workflow file (it is copied to where the scripts are).
+func scFindRC(path string) (rc []byte, ok bool) {
 	if path == "" {
-		return
+		return nil, false
 	}
 	d, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
-		return
+		return nil, false
 	}
 	for {
 		for _, name := range [...]string{".shellcheckrc", "shellcheckrc"} {
 			if b, err := bounded.ReadFile(filepath.Join(d, name), bounded.DefaultLimit); err == nil {
-				_ = os.WriteFile(filepath.Join(dir, ".shellcheckrc"), b, 0o600)
-				return
+				return b, true
 			}
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return
+			return nil, false
 		}
 		d = parent
 	}
+}
+
+// A ShellcheckCache keeps shellcheck's findings on shell texts from one
+// check to the next, so that a program that checks the same files again
+// and again (the language server, on every edit) runs shellcheck only on
+// the texts that changed: an edit outside run and command text runs no
+// shellcheck at all. A finding is kept under everything that decides it:
+// the program, the dialect, the codes left out, the .shellcheckrc that
+// applies and the text. It holds the findings of at most about twice the
+// size it was made with, dropping the least recently used half when full.
+// A nil cache keeps nothing. It is safe for concurrent use.
+type ShellcheckCache struct {
+	mu       sync.Mutex
+	size     int
+	cur, old map[scKey][]scComment
+}
+
+// NewShellcheckCache returns a cache that keeps the findings of about size
+// shell texts (at most twice that).
+func NewShellcheckCache(size int) *ShellcheckCache {
+	return &ShellcheckCache{size: max(size, 1), cur: map[scKey][]scComment{}}
+}
+
+// scKey names what decides shellcheck's findings on one text.
+type scKey [sha256.Size]byte
+
+func scKeyOf(bin string, g scGroup, exclude []string, rc []byte, hasRC bool, text string) scKey {
+	h := sha256.New()
+	for _, part := range []string{bin, g.dialect, strconv.FormatBool(g.dflt), strings.Join(exclude, ","), strconv.FormatBool(hasRC), string(rc), text} {
+		fmt.Fprintf(h, "%d:%s", len(part), part)
+	}
+	var k scKey
+	h.Sum(k[:0])
+	return k
+}
+
+func (c *ShellcheckCache) get(k scKey) ([]scComment, bool) {
+	if c == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if v, ok := c.cur[k]; ok {
+		return v, true
+	}
+	v, ok := c.old[k]
+	if ok {
+		c.putLocked(k, v)
+	}
+	return v, ok
+}
+
+func (c *ShellcheckCache) put(k scKey, v []scComment) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.putLocked(k, v)
+}
+
+func (c *ShellcheckCache) putLocked(k scKey, v []scComment) {
+	if len(c.cur) >= c.size {
+		c.old, c.cur = c.cur, map[scKey][]scComment{}
+	}
+	c.cur[k] = v
 }
 
 // scTouchesBroken reports whether a YAML error's broken text starts on a

@@ -322,3 +322,76 @@ func TestShellcheckSkipsTruncated(t *testing.T) {
 		t.Errorf("shellcheck got %q; want only the script that is whole", got)
 	}
 }
+
+// TestShellcheckCache: with a cache, a check of the same text runs no
+// shellcheck and reports the same findings; an edit runs shellcheck on the
+// changed text only; a .shellcheckrc that now applies runs it on all of
+// them again.
+func TestShellcheckCache(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake shellcheck is a shell script")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "shellcheck")
+	log := filepath.Join(dir, "log.txt")
+	// One finding on the first characters of every script it is given;
+	// each run appends its arguments to the log.
+	script := "#!/bin/sh\necho \"$@\" >> '" + log + "'\nprintf '{\"comments\":['\nsep=\n" +
+		"for a in \"$@\"; do case $a in *.sh) printf '%s{\"file\":\"%s\",\"line\":1,\"endLine\":1,\"column\":1,\"endColumn\":5,\"level\":\"info\",\"code\":2086,\"message\":\"m.\"}' \"$sep\" \"$a\"; sep=,;; esac; done\n" +
+		"printf ']}\\n'\nexit 1\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wfDir := filepath.Join(dir, "wf")
+	if err := os.Mkdir(wfDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(wfDir, "wf.lobster")
+	cache := check.NewShellcheckCache(100)
+	check1 := func(text string) []string {
+		t.Helper()
+		f, diags := parser.Parse(path, []byte(text))
+		var out []string
+		for _, d := range check.RunWith(f, diags, []*check.Analyzer{check.Shellcheck}, check.Options{Path: path, Shellcheck: bin, ShellcheckCache: cache}) {
+			out = append(out, fmt.Sprintf("%d:%d %s", d.Range.Start.Line, d.Range.Start.Col, d.Code))
+		}
+		return out
+	}
+	runs := func() []string {
+		t.Helper()
+		data, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSpace(string(data)), "\n")
+	}
+	const v1 = "steps:\n  - id: a\n    run: echo 1\n  - id: b\n    run: echo 2\n"
+	want := []string{"3:10 shellcheck/SC2086", "5:10 shellcheck/SC2086"}
+	if got := check1(v1); !slices.Equal(got, want) {
+		t.Fatalf("first check: %v, want %v", got, want)
+	}
+	if got := check1(v1); !slices.Equal(got, want) {
+		t.Errorf("the same text again: %v, want %v", got, want)
+	}
+	if r := runs(); len(r) != 1 {
+		t.Errorf("shellcheck ran %d times for two checks of one text: %q", len(r), r)
+	}
+	// An edit of b's text and a new step c: only those go to shellcheck.
+	const v2 = "steps:\n  - id: a\n    run: echo 1\n  - id: b\n    run: echo 3\n  - id: c\n    run: echo 2\n"
+	want2 := []string{"3:10 shellcheck/SC2086", "5:10 shellcheck/SC2086", "7:10 shellcheck/SC2086"}
+	if got := check1(v2); !slices.Equal(got, want2) {
+		t.Errorf("after the edit: %v, want %v", got, want2)
+	}
+	if r := runs(); len(r) != 2 || !strings.HasSuffix(r[1], " 1.sh") || strings.Contains(r[1], "0.sh") || strings.Contains(r[1], "2.sh") {
+		t.Errorf("after the edit, shellcheck ran with %q; want one run on the edited text (1.sh) only", r)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".shellcheckrc"), []byte("disable=SC2164\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := check1(v2); !slices.Equal(got, want2) {
+		t.Errorf("with a .shellcheckrc: %v, want %v", got, want2)
+	}
+	if r := runs(); len(r) != 3 || !strings.HasSuffix(r[2], " 0.sh 1.sh 2.sh") {
+		t.Errorf("with a new .shellcheckrc, shellcheck ran with %q; want all three texts again", r)
+	}
+}

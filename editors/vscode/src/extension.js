@@ -21,7 +21,7 @@ function clientOptions() {
       { scheme: 'file', language: 'lobster' },
       { scheme: 'untitled', language: 'lobster' },
     ],
-    initializationOptions: { shellcheck: config.get('shellcheck') || 'off' },
+    initializationOptions: { shellcheck: config.get('shellcheck') || 'auto' },
   };
 }
 
