@@ -45,6 +45,10 @@ func TestNoOutsideCitations(t *testing.T) {
 		}
 		checked++
 		for i, line := range strings.Split(string(data), "\n") {
+			// Every citation has one of these; the regexp is slow under -race.
+			if !strings.Contains(line, "§") && !strings.Contains(line, ".md") && !strings.Contains(line, "spec ") {
+				continue
+			}
 			if m := outsideCitation.FindString(line); m != "" {
 				t.Errorf("%s:%d: %q cites a document outside the repository: cite its own docs, or say the fact", path, i+1, m)
 			}
