@@ -180,7 +180,7 @@ func scanDoubleQuoted(src string, start, minIndent int) scalarText {
 			i += 1 + n
 			runStart = i
 		case c == '\n' || (c == '\r' && lineBreakAt(src, i) > 0):
-			i, _ = d.quotedBreak(src, runStart, i, minIndent)
+			i = d.quotedBreak(src, runStart, i)
 			runStart = i
 		default:
 			i++
@@ -205,41 +205,20 @@ func continuesQuote(src string, i, minIndent int) bool {
 	return lineBreakAt(src, j) > 0 || j-i >= minIndent
 }
 
-// linesContinueQuote checks continuesQuote for the line at j and the lines
-// after it up to the first that is not blank.
-func linesContinueQuote(src string, j, minIndent int) bool {
-	for {
-		if !continuesQuote(src, j, minIndent) {
-			return false
-		}
-		k := j
-		for k < len(src) && isBlank(src[k]) {
-			k++
-		}
-		n := lineBreakAt(src, k)
-		if n == 0 {
-			return true
-		}
-		j = k + n
-	}
-}
-
 // quotedBreak folds the line break at i inside a quoted scalar whose current
 // run of text started at runStart: blanks before the break are dropped, the
 // break and the next line's indentation fold. It returns where the text goes
-// on, and false when a line is not indented enough or a document marker
-// starts there (the quote never closes).
-func (d *decoder) quotedBreak(src string, runStart, i, minIndent int) (int, bool) {
+// on. quoteExtent has already decided where the scalar ends, so every line
+// break before its end folds: even a document marker or a line indented too
+// little is text when the reference's scanner reads the scalar across it (an
+// unclosed quote whose text happens to end with a quote character).
+func (d *decoder) quotedBreak(src string, runStart, i int) int {
 	trail := i
 	for trail > runStart && isBlank(src[trail-1]) {
 		trail--
 	}
-	if !linesContinueQuote(src, i+lineBreakAt(src, i), minIndent) {
-		return i, false
-	}
 	d.verbatim(src, runStart, trail)
-	i = d.fold(src, trail, i)
-	return i, true
+	return d.fold(src, trail, i)
 }
 
 // unclosedQuote reports a quote that never closes. To keep the rest of the
@@ -345,7 +324,7 @@ func scanSingleQuoted(src string, start, minIndent int) scalarText {
 			i += 2
 			runStart = i
 		case c == '\n' || (c == '\r' && lineBreakAt(src, i) > 0):
-			i, _ = d.quotedBreak(src, runStart, i, minIndent)
+			i = d.quotedBreak(src, runStart, i)
 			runStart = i
 		default:
 			i++

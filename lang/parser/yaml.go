@@ -33,10 +33,12 @@ type yamlReader struct {
 	stop     bool // a limit was hit: read no further
 	// broken are the spans of text that a syntax error kept from being
 	// read as written: the error and what recovery skipped after it.
-	broken  []source.Span
-	start   int  // where the text starts (after a byte order mark)
-	part    bool // reads one part of a sequence for a parent reader
-	aliases int  // aliases read
+	broken []source.Span
+
+	flowContent int  // where the content of the last flow node read starts, after its properties
+	start       int  // where the text starts (after a byte order mark)
+	part        bool // reads one part of a sequence for a parent reader
+	aliases     int  // aliases read
 
 	tagPrefixes map[string]string       // the %TAG directives, or nil
 	yaml11      bool                    // a %YAML 1.1 directive: YAML 1.1 scalars
@@ -409,6 +411,7 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 	// indented more than the parent, or before a block collection.
 	atNewline := !ctx.inline || ctx.kind == afterEntry || ctx.kind == afterQuestion
 	tab, tabCol := -1, 0 // a tab before the next token, the column its blanks start at
+	docTab := -1         // a tab before the document's properties
 	for {
 		bl := r.pos
 		r.skipBlanks()
@@ -445,7 +448,10 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 		}
 		c := r.at(r.pos)
 		if c == '&' || c == '!' {
-			if tab >= 0 && atNewline {
+			switch {
+			case tab >= 0 && atNewline && ctx.kind == inDocument:
+				docTab = tab // an error unless a flow collection follows
+			case tab >= 0 && atNewline:
 				r.syntaxError(tab, tab+1, "tabs cannot be used for indentation")
 			}
 			r.readProperty(&line, false)
@@ -453,6 +459,11 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 			continue
 		}
 		break
+	}
+	if c := r.at(r.pos); docTab >= 0 && c != '[' && c != '{' {
+		// The reference lets a tab stand before the properties of a
+		// document that is a flow collection.
+		r.syntaxError(docTab, docTab+1, "tabs cannot be used for indentation")
 	}
 	if c := r.at(r.pos); tab >= 0 && atNewline && tabCol <= max(parentIndent, 0) &&
 		!(ctx.kind == inDocument && (c == '[' || c == '{')) { // a document may start so
@@ -489,6 +500,10 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 		}
 		r.mergeProps(&p, line)
 		v = r.blockSequence(r.column(start), p)
+	case ctx.kind == afterQuestion && !inline && !onLine && r.isIndicator(start, ':'):
+		// "?\n  : value": the reference takes the ":" below an empty
+		// explicit key, even indented more, as the key's value indicator.
+		return r.emptyAt(ctx.after, p)
 	case r.isIndicator(start, '?') || r.isIndicator(start, ':'):
 		blockColl("a mapping")
 		if onLine && inline && (ctx.kind == afterColon || ctx.kind == afterQuestion && c == '?') {
@@ -497,6 +512,11 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 			// empty key's).
 			r.mergeProps(&p, line)
 			line, col = noProps(), r.column(start)
+		} else if onLine && !inline && c == '?' && ctx.kind != afterEntry && ctx.kind != inDocument {
+			// "key:\n  &a ? b": the properties are the mapping's, which
+			// starts at their column.
+			r.mergeProps(&p, line)
+			line = noProps()
 		}
 		v = r.blockMapping(col, p, line, nil)
 	case c == '|' || c == '>':
@@ -557,10 +577,44 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 			break
 		}
 		r.mergeProps(&p, line)
-		v = r.flowOrPlainScalar(p, plainContext{minIndent: parentIndent + 1})
+		v = r.flowOrPlainScalar(p, plainContext{minIndent: r.continuationIndent(parentIndent, ctx, inline)})
 		r.skipLineRest(start)
 	}
 	return v
+}
+
+// continuationIndent is the indentation the lines after the first of a
+// plain or quoted scalar at pos need, as the reference's scanner counts it:
+// more than the indentation of the line of the indicator the scalar
+// follows, where "- ", "? " and ": " at the start of a line count as
+// indentation. A scalar on a later line may lower that to its line's
+// indentation, unless the line's first character stands alone (the
+// scanner takes it for an indicator).
+func (r *yamlReader) continuationIndent(parentIndent int, ctx blockCtx, inline bool) int {
+	if ctx.kind == inDocument || ctx.after <= 0 {
+		return parentIndent + 1
+	}
+	ind := ctx.after - 1 // the indicator
+	i := lineStartOf(r.src, ind)
+	for i < ind && r.src[i] == ' ' {
+		i++
+	}
+	for i < ind && (r.src[i] == '-' || r.src[i] == '?' || r.src[i] == ':') && r.blankOrEnd(i+1) {
+		for i++; i < ind && isBlank(r.src[i]); i++ {
+		}
+	}
+	next := r.column(i) + 1
+	if !inline {
+		ls := lineStartOf(r.src, r.pos)
+		f := ls
+		for f < len(r.src) && r.src[f] == ' ' {
+			f++
+		}
+		if next > f-ls && !r.blankOrEnd(f+1) {
+			next = f - ls
+		}
+	}
+	return max(next, parentIndent+1)
 }
 
 // retag applies properties read before a flow collection on earlier lines.
@@ -799,7 +853,10 @@ func (r *yamlReader) alias(p props) ast.Value {
 	switch {
 	case name == "":
 		r.syntaxError(start, start+1, "an alias needs a name")
-	case a.Target == nil && r.building(name):
+	case r.building(name):
+		// The latest anchor of that name is the node being read, even
+		// when an earlier node has the name too.
+		a.Target = nil
 		r.errorAt("yaml-undefined-alias", start, r.pos, "alias %q refers to the node that holds it: the reference would build a circular value", "*"+name)
 	case a.Target == nil:
 		r.errorAt("yaml-undefined-alias", start, r.pos, "alias %q refers to no anchor defined before it", "*"+name)
@@ -921,7 +978,6 @@ func (r *yamlReader) blockMapping(indent int, p props, line props, first *firstK
 	end := r.pos
 	base := len(r.fieldStack)
 	defer func() {
-		m.Fields = r.fieldSlice(r.fieldStack[base:])
 		clear(r.fieldStack[base:])
 		r.fieldStack = r.fieldStack[:base]
 	}()
@@ -937,6 +993,8 @@ func (r *yamlReader) blockMapping(indent int, p props, line props, first *firstK
 			break
 		}
 	}
+	m.Fields = r.fieldSlice(r.fieldStack[base:])
+	r.checkFlowKeys(m.Fields, indent)
 	m.Span = r.rng(start, max(end, start))
 	r.checkCollectionTag(m, p)
 	r.define(p, m)
@@ -1041,6 +1099,166 @@ func (r *yamlReader) mapEntry(indent int, line props, first *firstKey) *ast.Fiel
 	return r.pair(key, val, entryStart)
 }
 
+// checkFlowKeys rejects, as the reference's YAML library does, a flow
+// collection key of a block mapping (at column indent) that the library's
+// parser does not attach to the text before it.
+//
+// The library keeps the blanks, comments and line breaks that follow a value
+// in the value when they are the value's own line end, or a comment line
+// indented more than the innermost collection that holds the value (for a
+// plain, quoted or alias value or a flow collection, not a block scalar).
+// Anything else (an empty line, a comment indented less, the indentation of
+// the next entry's line) becomes an entry without a key, a "stray", which
+// the next entry takes when it starts with a scalar, an alias, properties or
+// an indicator, but not with a flow collection. A stray made inside a nested
+// block collection moves up to the mapping that holds it unless a comment in
+// it is indented as much as the nested collection. The library then rejects
+// a mapping whose last stray is followed by an entry ("Map comment with
+// trailing content"), and always one whose stray holds properties (the key's
+// on its line).
+func (r *yamlReader) checkFlowKeys(fields []*ast.Field, indent int) {
+	last := -1
+	for i := 1; i < len(fields); i++ {
+		f := fields[i]
+		k := f.KeyNode()
+		if k == nil || !isFlowCollection(k) || r.at(f.Span.Start) == '?' {
+			continue
+		}
+		if stray, _ := r.strayAfter(fields[i-1].Value, indent, f.Span.Start); !stray {
+			continue
+		}
+		if c := r.at(f.Span.Start); c == '&' || c == '!' {
+			start := f.Span.Start + strings.IndexAny(r.src[f.Span.Start:], "[{")
+			r.syntaxError(start, start+1, "%s", strayKeyMessage(r.src[start]))
+			continue
+		}
+		last = i
+	}
+	if last < 0 {
+		return
+	}
+	if len(fields) > 0 && indent > 0 {
+		// Text after the mapping that stays in it as its last stray.
+		next := r.lineEnd(ast.SpanOf(fields[len(fields)-1].Value).End)
+		for next < len(r.src) {
+			next += lineBreakAt(r.src, next)
+			j := next
+			for j < len(r.src) && isBlank(r.src[j]) {
+				j++
+			}
+			if j < len(r.src) && lineBreakAt(r.src, j) == 0 && r.src[j] != '#' {
+				next = j
+				break
+			}
+			next = r.lineEnd(j)
+		}
+		if stray, comment := r.strayAfter(fields[len(fields)-1].Value, indent, next); stray && comment >= indent {
+			return
+		}
+	}
+	start := fields[last].Span.Start
+	r.syntaxError(start, start+1, "%s", strayKeyMessage(r.src[start]))
+}
+
+func strayKeyMessage(c byte) string {
+	return fmt.Sprintf("the reference does not read a flow collection as a mapping key after an empty line, a comment line or, in an indented mapping, after the first entry; write it as an explicit key (\"? %c...\")", c)
+}
+
+// isFlowCollection reports a flow mapping or sequence.
+func isFlowCollection(v ast.Value) bool {
+	switch c := v.(type) {
+	case *ast.Mapping:
+		return c.Flow
+	case *ast.Sequence:
+		return c.Flow
+	}
+	return false
+}
+
+// strayAfter reports whether the library's parser (see checkFlowKeys) makes
+// a stray of the text between the value v of an entry of a block mapping at
+// column indent and the next entry or the text that ends the mapping, at
+// next, and whether the stray reaches the mapping; comment is the greatest
+// column of a comment in it (-1 for none).
+func (r *yamlReader) strayAfter(v ast.Value, indent, next int) (stray bool, comment int) {
+	inner, minNested := indent, -1
+	for {
+		col := -1
+		switch c := v.(type) {
+		case *ast.Mapping:
+			if !c.Flow && len(c.Fields) > 0 {
+				// Its properties may stand before its first key, on
+				// the key's line ("&a ? key").
+				first := c.Fields[0].Span.Start
+				if c.Span.Start < first && lineStartOf(r.src, c.Span.Start) == lineStartOf(r.src, first) {
+					first = c.Span.Start
+				}
+				col, v = r.column(first), c.Fields[len(c.Fields)-1].Value
+			}
+		case *ast.Sequence:
+			if !c.Flow && len(c.Items) > 0 {
+				col, v = r.column(r.seqIndicator(c)), c.Items[len(c.Items)-1]
+			}
+		}
+		if col < 0 {
+			break
+		}
+		inner = col
+		if col > 0 && (minNested < 0 || col < minNested) {
+			minNested = col
+		}
+	}
+	s, ok := v.(*ast.Scalar)
+	if ok && isEmptyNode(s) {
+		return false, -1 // what follows is the empty value's
+	}
+	block := ok && (s.Style == ast.LiteralBlock || s.Style == ast.FoldedBlock)
+	keep := block && strings.HasPrefix(strings.TrimLeft(r.src[s.Span.Start:], "|>123456789"), "+")
+	ls := r.lineEnd(ast.SpanOf(v).End)
+	ls += lineBreakAt(r.src, ls)
+	nextLine := len(r.src)
+	if next < len(r.src) {
+		nextLine = lineStartOf(r.src, next)
+	}
+	comment = -1
+	lines := false
+	for ls < nextLine {
+		j := ls
+		for j < len(r.src) && isBlank(r.src[j]) {
+			j++
+		}
+		switch {
+		case j >= len(r.src) || r.src[j] != '#': // an empty line
+			if !keep || lines {
+				stray, lines = true, true
+			} // else it is the block scalar's
+		case !block && comment < 0 && j-ls > inner:
+			stray, lines = false, true // the value takes it, and the empty lines before it
+		default:
+			stray, comment, lines = true, max(comment, j-ls), true
+		}
+		ls = r.lineEnd(j)
+		ls += lineBreakAt(r.src, ls)
+	}
+	if next > nextLine && next < len(r.src) && (!block || lines) {
+		stray = true // the indentation of the next line
+	}
+	if !stray || comment >= 0 && minNested >= 0 && comment >= minNested {
+		return false, -1
+	}
+	return true, comment
+}
+
+// seqIndicator returns the offset of the first "-" of a block sequence.
+func (r *yamlReader) seqIndicator(s *ast.Sequence) int {
+	for i := s.Span.Start; i < len(r.src); i++ {
+		if r.isSeqEntry(i) {
+			return i
+		}
+	}
+	return s.Span.Start
+}
+
 // explicitEntry reads an entry with an explicit key ("? key" and, at the
 // mapping's indentation, an optional ": value").
 func (r *yamlReader) explicitEntry(indent, entryStart int) *ast.Field {
@@ -1079,7 +1297,7 @@ func (r *yamlReader) explicitEntry(indent, entryStart int) *ast.Field {
 		// A node after an explicit key and no ": " before it: the
 		// reference reads it and drops it, without an error.
 		r.pos = save
-		r.blockValue(indent, blockCtx{kind: afterColon, inline: true, after: save})
+		r.dropped(func() { r.blockValue(indent, blockCtx{kind: afterColon, inline: true, after: save}) })
 		return r.pair(key, r.emptyAt(max(key.End(), q+1), noProps()), entryStart)
 	}
 	if r.pos >= len(r.src) || r.column(r.pos) == indent && !r.isSeqEntry(r.pos) {
@@ -1087,6 +1305,34 @@ func (r *yamlReader) explicitEntry(indent, entryStart int) *ast.Field {
 	}
 	r.pos = save
 	return r.pair(key, r.emptyAt(max(key.End(), q+1), noProps()), entryStart)
+}
+
+// dropped reads, with read, a node that the reference drops: it parses the
+// node's text but never builds its value. Only what its parser checks is
+// reported (tabs and indentation, and the reader's limits); what it checks
+// while building values (scalars, aliases, duplicate keys, ...) is not, and
+// the node's anchors are not defined.
+func (r *yamlReader) dropped(read func()) {
+	nd, na := len(r.diags), len(r.anchored)
+	read()
+	kept := r.diags[:nd]
+	for _, d := range r.diags[nd:] {
+		if d.Code != "yaml-syntax" && d.Code != "yaml-undefined-alias" && d.Code != "yaml-duplicate-key" ||
+			strings.HasPrefix(d.Message, "invalid YAML: tabs ") || strings.HasPrefix(d.Message, "invalid YAML: unexpected indentation") {
+			kept = append(kept, d)
+		}
+	}
+	r.diags = kept
+	for _, a := range r.anchored[na:] {
+		delete(r.anchors, a.Name)
+		for i := na - 1; i >= 0; i-- {
+			if r.anchored[i].Name == a.Name {
+				r.anchors[a.Name] = r.anchored[i].Value
+				break
+			}
+		}
+	}
+	r.anchored = r.anchored[:na]
 }
 
 // checkTabLine reports, as the reference does, a tab on the line after the
@@ -1119,7 +1365,7 @@ func (r *yamlReader) checkTabLine(brk, indent int, atEnd bool) {
 
 // isEmptyNode reports a scalar that stands for no content (emptyAt's).
 func isEmptyNode(s *ast.Scalar) bool {
-	return s.Kind == ast.Null && s.Style == ast.Plain && s.Text == "" // a plain scalar is never empty
+	return s.Style == ast.Plain && s.Text == "" // a plain scalar is never empty
 }
 
 // undefine takes back the properties of an empty node that gives them up to

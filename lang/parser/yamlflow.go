@@ -166,11 +166,12 @@ func (r *yamlReader) flowEntry(isMap bool, minIndent int, closer byte) (key, val
 		r.pos++
 		r.flowGap(minIndent)
 	}
-	keyStart := r.pos
+	keyStart := r.pos // where the key's content starts, after its properties
 	if r.atFlowColon(false) || explicit && (r.at(r.pos) == ',' || r.at(r.pos) == closer || r.pos >= len(r.src)) {
 		key = r.emptyAt(r.pos, noProps())
 	} else {
 		key = r.flowNode(minIndent, !isMap && !explicit)
+		keyStart = r.flowContent
 	}
 	keyEnd := r.pos
 	jsonKey := false // the reference takes ":" right after such a key as the indicator
@@ -252,6 +253,12 @@ func (r *yamlReader) flowNode(minIndent int, glued bool) ast.Value {
 	for r.at(r.pos) == '&' || r.at(r.pos) == '!' {
 		r.readProperty(&p, glued)
 		r.flowGap(minIndent)
+	}
+	r.flowContent = r.pos
+	if p.start >= 0 && r.at(r.pos) == ',' && !r.singleLine(p.end, r.pos) {
+		// The reference gives properties that a line break follows to
+		// the next node, and finds no node before the ",".
+		r.syntaxError(r.pos, r.pos+1, "unexpected \",\": the properties before it, on an earlier line, need a node after them")
 	}
 	switch c := r.at(r.pos); {
 	case c == '[' || c == '{':
