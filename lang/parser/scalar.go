@@ -683,16 +683,18 @@ func scanBlockScalar(src string, start, parentIndent int) (st scalarText, h bloc
 	}
 	trim := max(parentIndent, 0) + h.explicit
 	contentStart := 0
+	var deepest blockLine // the leading empty line indented most
 	for li, l := range lines[:chompStart] {
 		if l.empty() {
 			if h.explicit == 0 && l.spaces > trim {
-				trim = l.spaces
+				trim, deepest = l.spaces, l
 			}
 			continue
 		}
 		if l.spaces < trim && st.err == "" {
+			// At the spaces of that line beyond the text's indentation.
 			st.err = "the leading empty lines of this block scalar are indented more than its text; give the indentation with an indicator such as |2"
-			st.errPos, st.errEnd = l.start, l.start+l.spaces
+			st.errPos, st.errEnd = deepest.start+l.spaces, deepest.start+deepest.spaces
 		}
 		if h.explicit == 0 {
 			trim = l.spaces

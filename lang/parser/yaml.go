@@ -45,6 +45,7 @@ type yamlReader struct {
 	aliasUses   map[ast.Value]*aliasUse // per anchored node, for the alias limit
 	aliasLimit  bool                    // the alias limit was reported
 	flowEnded   bool                    // the open flow collections end here (an error)
+	flowCut     bool                    // the last outermost flow collection ended so
 	inFlow      int                     // the flow collections being read
 	inAnchored  []string                // the anchors of the collections being read
 
@@ -126,10 +127,14 @@ func (r *yamlReader) errorAt(code string, a, b int, format string, args ...any) 
 	if b < a {
 		b = a
 	}
-	r.diags = append(r.diags, source.Diagnostic{
+	d := source.Diagnostic{
 		File: r.file.Name, Range: r.file.Range(a, b), Severity: source.Error, Code: code,
 		Message: fmt.Sprintf(format, args...),
-	})
+	}
+	if n := len(r.diags); n > 0 && r.diags[n-1].Range == d.Range && r.diags[n-1].Code == d.Code && r.diags[n-1].Message == d.Message {
+		return // found again by a second look at the same text
+	}
+	r.diags = append(r.diags, d)
 }
 
 func (r *yamlReader) syntaxError(a, b int, format string, args ...any) {
@@ -436,6 +441,9 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 				}
 				r.pos = save
 				r.mergeProps(&p, line)
+				if docTab >= 0 {
+					r.syntaxError(docTab, docTab+1, "tabs cannot be used for indentation")
+				}
 				return r.emptyAt(ctx.after, p)
 			}
 			tab, tabCol, atNewline = -1, spaces, true
@@ -496,7 +504,7 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 	switch {
 	case r.isSeqEntry(start):
 		if blockColl("a block sequence") && onLine {
-			r.syntaxError(line.start, start, "properties of a block sequence must be on the line before it")
+			r.syntaxError(line.start, line.end, "properties of a block sequence must be on the line before it")
 		}
 		r.mergeProps(&p, line)
 		v = r.blockSequence(r.column(start), p)
@@ -529,11 +537,20 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 		} else {
 			node = r.flowCollection(line, parentIndent+1)
 		}
+		if c != '*' && r.flowCut {
+			// Not closed, it ended at a line indented too little:
+			// reading goes on there.
+			if p.start >= 0 {
+				r.retag(node, p)
+			}
+			v = node
+			break
+		}
 		colon, isKey := r.colonAhead()
 		flowValue := isKey && c != '*' && inline && ctx.kind == afterKey
 		if isKey && !flowValue {
 			if blockColl("a mapping") && !r.singleLine(start, colon) {
-				r.syntaxError(start, colon, "implicit keys need to be on a single line")
+				r.multiLineKey(start, colon)
 			}
 			keyStart := start
 			if onLine {
@@ -544,7 +561,7 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 		}
 		if c == '*' {
 			if p.start >= 0 {
-				r.syntaxError(p.start, start, "an alias cannot have an anchor or a tag")
+				r.syntaxError(p.start, p.end, "an alias cannot have an anchor or a tag")
 			}
 		} else if p.start >= 0 {
 			both := p
@@ -560,7 +577,7 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 		}
 		r.skipLineRest(start)
 	default:
-		if k, ok := r.implicitKey(); ok {
+		if k, ok := r.implicitKey(r.continuationIndent(parentIndent, ctx, inline)); ok {
 			if inline && ctx.kind == afterKey {
 				// "key: a: b": most likely a value that holds ": ".
 				r.syntaxError(k.colon, k.colon+1, "mapping values are not allowed here; quote the value if it contains \": \"")
@@ -571,7 +588,7 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 				break
 			}
 			if blockColl("a mapping") && k.multiLine {
-				r.syntaxError(start, k.colon, "implicit keys need to be on a single line")
+				r.multiLineKey(start, k.colon)
 			}
 			v = r.blockMapping(col, p, line, nil)
 			break
@@ -695,6 +712,16 @@ func (r *yamlReader) colonBelow(i, indent int) (int, bool) {
 	return 0, false
 }
 
+// multiLineKey reports an implicit key that starts at start and spans lines
+// up to its ":" at colon.
+func (r *yamlReader) multiLineKey(start, colon int) {
+	end := colon
+	for end > start && (isBlank(r.src[end-1]) || r.src[end-1] == '\n' || r.src[end-1] == '\r') {
+		end--
+	}
+	r.syntaxError(start, end, "implicit keys need to be on a single line")
+}
+
 // skipLineRest checks that only blanks and a comment follow a node on its line.
 func (r *yamlReader) skipLineRest(nodeStart int) {
 	bl := r.pos
@@ -713,6 +740,9 @@ func (r *yamlReader) skipLineRest(nodeStart int) {
 	end := r.lineEnd(start)
 	if r.at(start) == ':' && r.blankOrEnd(start+1) {
 		if !r.singleLine(nodeStart, start) {
+			// At the ":": most often a line indented too much, as in
+			// "run: echo\n     env: {}", where the text before it is
+			// not meant as a key.
 			r.syntaxError(start, start+1, "implicit keys need to be on a single line")
 		} else {
 			r.syntaxError(start, start+1, "mapping values are not allowed here; quote the value if it contains \": \"")
@@ -848,7 +878,7 @@ func (r *yamlReader) alias(p props) ast.Value {
 	a := &ast.Alias{Name: name, Target: r.anchors[name]}
 	a.Span = r.rng(start, r.pos)
 	if p.start >= 0 {
-		r.syntaxError(p.start, start, "an alias cannot have an anchor or a tag")
+		r.syntaxError(p.start, p.end, "an alias cannot have an anchor or a tag")
 	}
 	switch {
 	case name == "":
@@ -877,15 +907,17 @@ type keyScan struct {
 }
 
 // implicitKey looks for an implicit mapping key at pos ("key:" followed by a
-// blank or the line end) without moving.
-func (r *yamlReader) implicitKey() (keyScan, bool) {
+// blank or the line end) without moving. A quoted scalar's lines after the
+// first need minIndent spaces (0: any), as the value the text is read as
+// when it is no key.
+func (r *yamlReader) implicitKey(minIndent int) (keyScan, bool) {
 	start := r.pos
 	var k keyScan
 	switch r.at(start) {
 	case '"':
-		k.st, k.style = scanDoubleQuoted(r.src, start, 0), ast.DoubleQuoted
+		k.st, k.style = scanDoubleQuoted(r.src, start, minIndent), ast.DoubleQuoted
 	case '\'':
-		k.st, k.style = scanSingleQuoted(r.src, start, 0), ast.SingleQuoted
+		k.st, k.style = scanSingleQuoted(r.src, start, minIndent), ast.SingleQuoted
 	default:
 		if !canStartPlain(r.src, start, false) {
 			return k, false
@@ -1028,7 +1060,7 @@ func (r *yamlReader) mapEntry(indent int, line props, first *firstKey) *ast.Fiel
 		switch {
 		case r.isIndicator(start, '?'):
 			if line.start >= 0 {
-				r.syntaxError(line.start, start, "anchors and tags must come after the \"?\" indicator")
+				r.syntaxError(line.start, line.end, "anchors and tags must come after the \"?\" indicator")
 			}
 			return r.explicitEntry(indent, entryStart)
 		case r.isIndicator(start, ':'):
@@ -1039,7 +1071,7 @@ func (r *yamlReader) mapEntry(indent int, line props, first *firstKey) *ast.Fiel
 		case c == '[' || c == '{':
 			key = r.flowCollection(line, indent+1)
 		default:
-			k, ok := r.implicitKey()
+			k, ok := r.implicitKey(0)
 			if !ok && !k.st.unclosed && k.end > start && r.singleLine(start, k.end) {
 				// "key" alone on its line with ": value" on a line
 				// indented more: the reference takes that ":".
@@ -1057,12 +1089,16 @@ func (r *yamlReader) mapEntry(indent int, line props, first *firstKey) *ast.Fiel
 				case c == ']' || c == '}' || c == ',':
 					msg = fmt.Sprintf("unexpected %q", string(c))
 				}
-				r.syntaxError(start, r.lineEnd(start), "%s", msg)
+				from := start
+				if from == r.lineEnd(start) {
+					from = entryStart // properties alone on their line
+				}
+				r.syntaxError(from, r.lineEnd(start), "%s", msg)
 				r.skipBlock(indent)
 				return nil
 			}
 			if k.multiLine {
-				r.syntaxError(start, k.colon, "implicit keys need to be on a single line")
+				r.multiLineKey(start, k.colon)
 			}
 			if k.st.err != "" {
 				r.syntaxError(k.st.errPos, k.st.errEnd, "%s", k.st.err)
@@ -1083,7 +1119,7 @@ func (r *yamlReader) mapEntry(indent int, line props, first *firstKey) *ast.Fiel
 				r.skipBlock(indent)
 				return r.pair(key, r.emptyAt(r.pos, noProps()), entryStart)
 			case !single:
-				r.syntaxError(start, colon, "implicit keys need to be on a single line")
+				r.multiLineKey(start, colon)
 			}
 		}
 	}

@@ -100,7 +100,7 @@ func (r *yamlReader) flowCollectionAt(p props, minIndent int, outer bool) ast.Va
 		}
 	}
 	if outer {
-		r.flowEnded = false
+		r.flowCut, r.flowEnded = r.flowEnded, false
 	}
 	if end < 0 {
 		end = r.pos
@@ -170,7 +170,7 @@ func (r *yamlReader) flowEntry(isMap bool, minIndent int, closer byte) (key, val
 	if r.atFlowColon(false) || explicit && (r.at(r.pos) == ',' || r.at(r.pos) == closer || r.pos >= len(r.src)) {
 		key = r.emptyAt(r.pos, noProps())
 	} else {
-		key = r.flowNode(minIndent, !isMap && !explicit)
+		key = r.flowNode(minIndent, !isMap && !explicit, true)
 		keyStart = r.flowContent
 	}
 	keyEnd := r.pos
@@ -184,7 +184,7 @@ func (r *yamlReader) flowEntry(isMap bool, minIndent int, closer byte) (key, val
 	save := r.pos
 	r.flowGap(minIndent)
 	if c := r.at(r.pos); isMap && (c == '&' || c == '!') {
-		// "{a !t}": the reference drops properties after a key that no
+		// "{"a" !t}": the reference drops properties after a key that no
 		// ":" follows, and rejects them before the ":".
 		var lost props = noProps()
 		for c := r.at(r.pos); c == '&' || c == '!'; c = r.at(r.pos) {
@@ -196,6 +196,9 @@ func (r *yamlReader) flowEntry(isMap bool, minIndent int, closer byte) (key, val
 			r.syntaxError(lost.start, lost.end, "anchors and tags must come after the \":\"")
 		case c != ',' && c != ']' && c != '}' && r.pos < len(r.src):
 			r.syntaxError(lost.start, lost.end, "expected \",\" or \":\" after a key")
+		case c == ',' || isFlowCollection(key):
+			// Dropped only after a quoted key that ends the mapping.
+			r.syntaxError(lost.start, lost.end, "anchors and tags after a key must come after a \":\"")
 		}
 		save = r.pos
 	}
@@ -208,7 +211,11 @@ func (r *yamlReader) flowEntry(isMap bool, minIndent int, closer byte) (key, val
 		return key, nil, start, false
 	}
 	if !isMap && !explicit && !r.singleLine(keyStart, r.pos) {
-		r.syntaxError(keyStart, r.pos, "implicit keys of flow sequence pairs need to be on a single line")
+		end := r.pos
+		for end > keyStart && (isBlank(r.src[end-1]) || r.src[end-1] == '\n' || r.src[end-1] == '\r') {
+			end--
+		}
+		r.syntaxError(keyStart, end, "implicit keys of flow sequence pairs need to be on a single line")
 	}
 	if !explicit {
 		r.checkKeyLength(keyStart, r.pos)
@@ -221,7 +228,7 @@ func (r *yamlReader) flowEntry(isMap bool, minIndent int, closer byte) (key, val
 		r.pos = save
 		return key, r.emptyAt(colon+1, noProps()), start, true
 	}
-	return key, r.flowNode(minIndent, false), start, true
+	return key, r.flowNode(minIndent, false, false), start, true
 }
 
 // flowGap skips blanks, comments and line breaks between the parts of an
@@ -247,15 +254,16 @@ func (r *yamlReader) atFlowColon(jsonKey bool) bool {
 }
 
 // flowNode reads one node inside a flow collection; glued allows its
-// properties to touch it.
-func (r *yamlReader) flowNode(minIndent int, glued bool) ast.Value {
+// properties to touch it, entry tells a node that starts an entry (not a
+// value after ":"). It sets flowContent to where the node's content starts.
+func (r *yamlReader) flowNode(minIndent int, glued, entry bool) ast.Value {
 	p := noProps()
 	for r.at(r.pos) == '&' || r.at(r.pos) == '!' {
 		r.readProperty(&p, glued)
 		r.flowGap(minIndent)
 	}
-	r.flowContent = r.pos
-	if p.start >= 0 && r.at(r.pos) == ',' && !r.singleLine(p.end, r.pos) {
+	defer func(content int) { r.flowContent = content }(r.pos)
+	if entry && p.start >= 0 && r.at(r.pos) == ',' && !r.singleLine(p.end, r.pos) {
 		// The reference gives properties that a line break follows to
 		// the next node, and finds no node before the ",".
 		r.syntaxError(r.pos, r.pos+1, "unexpected \",\": the properties before it, on an earlier line, need a node after them")

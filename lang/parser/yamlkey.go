@@ -165,8 +165,12 @@ func (r *yamlReader) checkDuplicate(fields []*ast.Field, f *ast.Field, index *ma
 		}
 		return
 	}
+	at := f.Key.Span
+	if at.Start == at.End && at.Start < len(r.src) && (r.src[at.Start] == ':' || r.src[at.Start] == '?') {
+		at.End++ // an empty key: its indicator
+	}
 	r.diags = append(r.diags, source.Diagnostic{
-		File: r.file.Name, Range: r.file.RangeOf(f.Key.Span), Severity: source.Error, Code: "yaml-duplicate-key",
+		File: r.file.Name, Range: r.file.RangeOf(at), Severity: source.Error, Code: "yaml-duplicate-key",
 		Message: fmt.Sprintf("duplicate key %q; the reference rejects the file (\"Map keys must be unique\")", f.Key.Text),
 		Related: []source.Related{{File: r.file.Name, Range: r.file.RangeOf(first.Key.Span), Message: "first defined here"}},
 	})
@@ -281,7 +285,8 @@ func stringifyPair(f *ast.Field, indent string, allNull bool) string {
 			ks += " "
 		}
 		ks += stringifyScalar(k, !explicit && !allNull)
-	default:
+	default: // an alias: the stringifier writes keys that are not scalars explicitly
+		explicit = true
 		ks = stringifyFlow(key, indent, true)
 	}
 	if allNull || valueless(f) {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -235,10 +236,16 @@ func compareReading(src string, ref suiteRef, suiteJSON string) (kind, detail st
 	return "", ""
 }
 
+var (
+	blankLine     = regexp.MustCompile(`\n[ \t]*\n`)
+	collectionTag = regexp.MustCompile(`![^ \t\n\[\]{},]*[ \t]*[\[{]`)
+)
+
 // knownKeyDifference reports a known difference in value: a collection
-// used as a key whose text holds a comment or an empty line. The
-// reference names such a key by writing the collection as YAML with its
-// comments and empty lines; the reader writes it without them.
+// used as a key whose text (with the blank and comment lines after it)
+// holds a comment, an empty line or a tag on a collection. The reference
+// names such a key by writing the collection as YAML with its comments,
+// empty lines and collection tags; the reader writes it without them.
 func knownKeyDifference(v ast.Value, src string) bool {
 	known := false
 	ast.Inspect(v, func(n ast.Node) bool {
@@ -249,12 +256,23 @@ func knownKeyDifference(v ast.Value, src string) bool {
 		switch f.KeyNode().(type) {
 		case *ast.Mapping, *ast.Sequence:
 			sp := ast.SpanOf(f.KeyNode())
-			end := sp.End // with the rest of its last line
+			end := sp.End // with the rest of its last line, and the blank and comment lines after it
 			for end < len(src) && src[end] != '\n' {
 				end++
 			}
-			text := src[sp.Start:end]
-			known = strings.Contains(text, "#") || strings.Contains(text, "\n\n") || strings.Contains(text, "\n\r\n")
+			for end < len(src) {
+				next := end + 1
+				for next < len(src) && (src[next] == ' ' || src[next] == '\t' || src[next] == '\r') {
+					next++
+				}
+				if next < len(src) && src[next] != '\n' && src[next] != '#' {
+					break
+				}
+				for end = next; end < len(src) && src[end] != '\n'; end++ {
+				}
+			}
+			text := strings.ReplaceAll(src[sp.Start:end], "\r", "")
+			known = strings.Contains(text, "#") || blankLine.MatchString(text) || collectionTag.MatchString(text)
 		}
 		return !known
 	})
@@ -309,4 +327,68 @@ func TestYAMLSuite(t *testing.T) {
 		t.Errorf("%s (%s): %s\n%q", c.ID, kind, detail, c.Src)
 	}
 	t.Logf("%d cases: %v", len(cases), counts)
+}
+
+var updateSuiteDiagnostics = flag.Bool("update", false, "rewrite testdata/yaml-test-suite/diagnostics.txt (review the diff)")
+
+// TestYAMLSuiteDiagnostics holds the reader's diagnostics on the suite's
+// inputs that the reference rejects to testdata/yaml-test-suite/diagnostics.txt
+// (with the reference's own message and position for comparison), so that a
+// change of position or wording shows in review; -update rewrites it. It
+// also checks that each diagnostic covers text (unless it stands at the end
+// of a line or of the text), does not end in blanks or a line break, and is
+// not reported twice.
+func TestYAMLSuiteDiagnostics(t *testing.T) {
+	refs := loadSuiteRef(t)
+	var b strings.Builder
+	for _, c := range loadSuite(t) {
+		ref := refs[c.ID]
+		if ref.Error == "" {
+			continue
+		}
+		_, diags, _ := readYAML(c.Src)
+		fmt.Fprintf(&b, "%s %q\n\treference %d:%d %s\n", c.ID, c.Src, ref.Line, ref.Col, strings.TrimSuffix(ref.Error, ":"))
+		seen := map[string]bool{}
+		for _, d := range diags {
+			a, e := d.Range.Start.Offset, d.Range.End.Offset
+			text := c.Src[a:e]
+			fmt.Fprintf(&b, "\t%d:%d-%d:%d %q %s\n", d.Range.Start.Line, d.Range.Start.Col, d.Range.End.Line, d.Range.End.Col, text, d.Message)
+			key := fmt.Sprint(d.Range, d.Message)
+			switch {
+			case seen[key]:
+				t.Errorf("%s: reported twice: %s", c.ID, d)
+			case a == e && a < len(c.Src) && lineBreakAt(c.Src, a) == 0:
+				t.Errorf("%s: empty range before text: %s", c.ID, d)
+			case text != "" && strings.TrimRight(text, " \t\r\n") != text && strings.TrimSpace(text) != "":
+				t.Errorf("%s: the range ends in blanks: %s %q", c.ID, d, text)
+			}
+			seen[key] = true
+		}
+	}
+	path := filepath.Join(suiteDir, "diagnostics.txt")
+	if *updateSuiteDiagnostics {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); got != string(want) {
+		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+		for i := 0; i < max(len(gl), len(wl)); i++ {
+			var g, w string
+			if i < len(gl) {
+				g = gl[i]
+			}
+			if i < len(wl) {
+				w = wl[i]
+			}
+			if g != w {
+				t.Fatalf("%s differs from the reader's diagnostics (run with -update and review the diff), first at line %d:\ngot  %s\nwant %s", path, i+1, g, w)
+			}
+		}
+	}
 }
