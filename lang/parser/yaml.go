@@ -520,9 +520,9 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 			// empty key's).
 			r.mergeProps(&p, line)
 			line, col = noProps(), r.column(start)
-		} else if onLine && !inline && c == '?' && ctx.kind != afterEntry && ctx.kind != inDocument {
-			// "key:\n  &a ? b": the properties are the mapping's, which
-			// starts at their column.
+		} else if onLine && !inline && ctx.kind != afterEntry && ctx.kind != inDocument {
+			// "key:\n  &a ? b", "key:\n  &a : b": the properties are the
+			// mapping's, which starts at their column.
 			r.mergeProps(&p, line)
 			line = noProps()
 		}
@@ -535,7 +535,7 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 		if c == '*' {
 			node = r.alias(line)
 		} else {
-			node = r.flowCollection(line, parentIndent+1)
+			node = r.flowCollection(line, r.continuationIndent(parentIndent, ctx, inline))
 		}
 		if c != '*' && r.flowCut {
 			// Not closed, it ended at a line indented too little:
@@ -601,7 +601,8 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 }
 
 // continuationIndent is the indentation the lines after the first of a
-// plain or quoted scalar at pos need, as the reference's scanner counts it:
+// plain or quoted scalar or a flow collection at pos need, as the
+// reference's scanner counts it:
 // more than the indentation of the line of the indicator the scalar
 // follows, where "- ", "? " and ": " at the start of a line count as
 // indentation. A scalar on a later line may lower that to its line's
@@ -1249,6 +1250,17 @@ func (r *yamlReader) strayAfter(v ast.Value, indent, next int) (stray bool, comm
 		return false, -1 // what follows is the empty value's
 	}
 	block := ok && (s.Style == ast.LiteralBlock || s.Style == ast.FoldedBlock)
+	// After a block scalar whose header follows a key or an indicator
+	// other than "- " on its line, the next line is still that line to
+	// the library, unless a line comes between.
+	sameLine := false
+	if block {
+		i := lineStartOf(r.src, s.Span.Start)
+		for i < s.Span.Start && (r.src[i] == ' ' || r.isSeqEntry(i)) {
+			i++
+		}
+		sameLine = i < s.Span.Start
+	}
 	keep := block && strings.HasPrefix(strings.TrimLeft(r.src[s.Span.Start:], "|>123456789"), "+")
 	ls := r.lineEnd(ast.SpanOf(v).End)
 	ls += lineBreakAt(r.src, ls)
@@ -1276,7 +1288,7 @@ func (r *yamlReader) strayAfter(v ast.Value, indent, next int) (stray bool, comm
 		ls = r.lineEnd(j)
 		ls += lineBreakAt(r.src, ls)
 	}
-	if next > nextLine && next < len(r.src) && (!block || lines) {
+	if next > nextLine && next < len(r.src) && (!sameLine || lines) {
 		stray = true // the indentation of the next line
 	}
 	if !stray || comment >= 0 && minNested >= 0 && comment >= minNested {

@@ -158,32 +158,66 @@ func mutateYAML(rng *rand.Rand, src string) string {
 	return string(b)
 }
 
-var yamlDiff = flag.Int("yamldiff", 0, "compare the YAML reader with the reference's YAML library on this many random mutations of the yaml-test-suite's inputs (needs node and npm yaml)")
+var (
+	yamlDiff = flag.Int("yamldiff", 0, "compare the YAML reader with the reference's YAML library on this many random mutations of the yaml-test-suite's inputs (needs node and npm yaml)")
+	yamlGen  = flag.Int("yamlgen", 0, "compare the YAML reader with the reference's YAML library on this many generated block documents (needs node and npm yaml)")
+)
 
 // TestYAMLDifferential is a survey for development, run by hand:
 //
 //	go test ./lang/parser -run TestYAMLDifferential -yamldiff 20000 -v
 //
 // It reports how many mutated inputs the reader reads as the reference does,
-// by kind of difference, with the shortest examples.
+// by kind of difference, with the shortest examples. YAMLDIFF_SEED picks
+// another sequence of mutations.
 func TestYAMLDifferential(t *testing.T) {
 	if *yamlDiff <= 0 {
 		t.Skip("run with -yamldiff N")
 	}
-	o, why := getYAMLOracle()
-	if o == nil {
-		t.Skip(why)
-	}
 	cases := loadSuite(t)
+	rng := rand.New(rand.NewPCG(surveySeed(), 2))
+	surveyYAML(t, *yamlDiff, func() string {
+		return mutateYAML(rng, cases[rng.IntN(len(cases))].Src)
+	})
+}
+
+// TestYAMLGenerated is the same survey on generated block documents: nested
+// mappings and sequences with every kind of key and value, comment and
+// empty lines at random indentations, now and then a line indented one
+// space off. Mutations of the suite's inputs rarely build such structures.
+//
+//	go test ./lang/parser -run TestYAMLGenerated -yamlgen 20000 -v
+func TestYAMLGenerated(t *testing.T) {
+	if *yamlGen <= 0 {
+		t.Skip("run with -yamlgen N")
+	}
+	rng := rand.New(rand.NewPCG(surveySeed(), 3))
+	surveyYAML(t, *yamlGen, func() string {
+		var b strings.Builder
+		genBlock(rng, &b, rng.IntN(2), 0)
+		return b.String()
+	})
+}
+
+func surveySeed() uint64 {
 	seed := uint64(1)
 	if s := os.Getenv("YAMLDIFF_SEED"); s != "" {
 		fmt.Sscan(s, &seed)
 	}
-	rng := rand.New(rand.NewPCG(seed, 2))
+	return seed
+}
+
+// surveyYAML compares n inputs from next with the oracle and logs the
+// differences by kind, with the shortest examples.
+func surveyYAML(t *testing.T, n int, next func() string) {
+	o, why := getYAMLOracle()
+	if o == nil {
+		t.Skip(why)
+	}
 	examples := map[string][]string{}
 	counts := map[string]int{}
-	for i := 0; i < *yamlDiff; i++ {
-		src := mutateYAML(rng, cases[rng.IntN(len(cases))].Src)
+	for i := 0; i < n; i++ {
+		src := next()
 		if !oracleComparable(src) {
 			continue
 		}
@@ -199,7 +233,7 @@ func TestYAMLDifferential(t *testing.T) {
 		counts[kind]++
 		examples[kind] = append(examples[kind], fmt.Sprintf("%q\n\t\t%s", src, detail))
 	}
-	t.Logf("%d mutations: %v", *yamlDiff, counts)
+	t.Logf("%d inputs: %v", n, counts)
 	kinds := make([]string, 0, len(examples))
 	for k := range examples {
 		kinds = append(kinds, k)
@@ -213,4 +247,79 @@ func TestYAMLDifferential(t *testing.T) {
 			t.Logf("\t%s", e)
 		}
 	}
+}
+
+// genBlock writes a block mapping (or, now and then, sequence) at column
+// indent.
+func genBlock(rng *rand.Rand, b *strings.Builder, indent, depth int) {
+	pad := strings.Repeat(" ", indent)
+	seq := rng.IntN(4) == 0
+	for i, n := 0, 1+rng.IntN(3); i < n; i++ {
+		if i > 0 || rng.IntN(4) == 0 {
+			for k := rng.IntN(3); k > 0; k-- { // empty, blank and comment lines
+				switch rng.IntN(3) {
+				case 0:
+					b.WriteString("\n")
+				case 1:
+					b.WriteString(strings.Repeat(" ", rng.IntN(indent+4)) + "# c\n")
+				default:
+					b.WriteString(strings.Repeat(" ", rng.IntN(indent+4)) + "\n")
+				}
+			}
+		}
+		linePad := pad
+		if rng.IntN(40) == 0 { // one space off
+			linePad = strings.Repeat(" ", max(0, indent+1-2*rng.IntN(2)))
+		}
+		b.WriteString(linePad)
+		if seq {
+			b.WriteString("- ")
+		} else {
+			if rng.IntN(6) == 0 {
+				b.WriteString([]string{"&k" + fmt.Sprint(i) + " ", "!t ", "!!str "}[rng.IntN(3)])
+			}
+			switch rng.IntN(7) {
+			case 0:
+				b.WriteString(fmt.Sprintf("[k%d]: ", i))
+			case 1:
+				b.WriteString(fmt.Sprintf("{k%d: 1}: ", i))
+			case 2:
+				b.WriteString(fmt.Sprintf("? k%d\n%s: ", i, pad))
+			case 3:
+				b.WriteString(fmt.Sprintf("\"k%d\": ", i))
+			case 4:
+				b.WriteString(": ")
+			default:
+				b.WriteString(fmt.Sprintf("k%d: ", i))
+			}
+		}
+		if depth < 3 && rng.IntN(4) == 0 {
+			b.WriteString("\n")
+			genBlock(rng, b, indent+1+rng.IntN(3)-boolInt(!seq && rng.IntN(3) == 0), depth+1)
+			continue
+		}
+		b.WriteString(genScalar(rng, pad))
+		b.WriteString("\n")
+	}
+}
+
+// genScalar is a value that fits on the entry's line (and the lines after
+// it, indented from pad).
+func genScalar(rng *rand.Rand, pad string) string {
+	values := []string{
+		"v", "v # c", "*k0", "&e", "!!int 1", "",
+		"v\n" + pad + "  more", "v\n\n" + pad + "  more",
+		"\"q\"", "\"a\n" + pad + " b\"", "'a\n" + pad + "  b'",
+		"[v,\n" + pad + " w]", "{a: 1,\n" + pad + "  b: 2}", "[v]", "{ }",
+		"|\n" + pad + "  text\n", "|+\n" + pad + "  text\n\n", ">-\n" + pad + "   a\n" + pad + "  b",
+		"|2\n" + pad + "   x",
+	}
+	return values[rng.IntN(len(values))]
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
