@@ -11,7 +11,10 @@ package main
 //     lines after it up to the next command are its output, standard output
 //     and standard error as a terminal interleaves them. In the shown
 //     output, "…" stands for any text within a line, and a line holding
-//     only "…" for any number of lines (random ids, times, long outputs).
+//     only "…" for any number of lines (times, long outputs);
+//     <approval-id> and <resume-token> stand for an approval id and a
+//     resume token, which are new on every run, and match only values of
+//     their shape (placeholders).
 //   - A ```sh (or bash, shell) block is run as it is; it must succeed. Its
 //     output is not compared.
 //   - The blocks of one Markdown file run in order in one bash process, in a
@@ -448,25 +451,42 @@ func matchLines(want, got []string) bool {
 	return len(got) > 0 && matchLine(want[0], got[0]) && matchLines(want[1:], got[1:])
 }
 
-// matchLine matches one line, "…" standing for any text.
+// placeholders stand, in a shown output, for values that change from run
+// to run, and say their shape: the line matches only when the value has it.
+var placeholders = map[string]string{
+	"<approval-id>":  `[0-9a-f]{8}`,       // runtime/state: newApprovalID
+	"<resume-token>": `eyJ[A-Za-z0-9_-]+`, // runtime/state: Token.Encode, unpadded base64url of a JSON object
+}
+
+// placeholderRE finds "…" and the placeholders in a shown line.
+var placeholderRE = func() *regexp.Regexp {
+	alts := []string{regexp.QuoteMeta(ellipsis)}
+	for p := range placeholders {
+		alts = append(alts, regexp.QuoteMeta(p))
+	}
+	return regexp.MustCompile(strings.Join(alts, "|"))
+}()
+
+// matchLine matches one line, "…" standing for any text and each
+// placeholder for a value of its shape.
 func matchLine(want, got string) bool {
-	parts := strings.Split(want, ellipsis)
-	if len(parts) == 1 {
+	if !placeholderRE.MatchString(want) {
 		return want == got
 	}
-	if !strings.HasPrefix(got, parts[0]) {
-		return false
-	}
-	got = got[len(parts[0]):]
-	last := parts[len(parts)-1]
-	for _, p := range parts[1 : len(parts)-1] {
-		k := strings.Index(got, p)
-		if k < 0 {
-			return false
+	var re strings.Builder
+	re.WriteString("^")
+	last := 0
+	for _, m := range placeholderRE.FindAllStringIndex(want, -1) {
+		re.WriteString(regexp.QuoteMeta(want[last:m[0]]))
+		if p := want[m[0]:m[1]]; p == ellipsis {
+			re.WriteString(".*")
+		} else {
+			re.WriteString("(?:" + placeholders[p] + ")")
 		}
-		got = got[k+len(p):]
+		last = m[1]
 	}
-	return strings.HasSuffix(got, last)
+	re.WriteString(regexp.QuoteMeta(want[last:]) + "$")
+	return regexp.MustCompile(re.String()).MatchString(got)
 }
 
 // copyDir copies the regular files of a directory tree.
@@ -493,4 +513,28 @@ func copyDir(from, to string) error {
 		}
 		return os.WriteFile(dst, data, info.Mode().Perm())
 	})
+}
+
+// TestMatchLine: "…" stands for any text, a placeholder only for a value
+// of its shape.
+func TestMatchLine(t *testing.T) {
+	for _, tc := range []struct {
+		want, got string
+		ok        bool
+	}{
+		{`a…c`, `abbc`, true},
+		{`a…c`, `abbd`, false},
+		{`a.c`, `abc`, false}, // no regular expression but the placeholders
+		{`"approvalId": "<approval-id>"`, `"approvalId": "0f3a9c21"`, true},
+		{`"approvalId": "<approval-id>"`, `"approvalId": "0f3a9c2"`, false},
+		{`"approvalId": "<approval-id>"`, `"approvalId": "0F3A9C21"`, false},
+		{`"resumeToken": "<resume-token>",`, `"resumeToken": "eyJwcm90b2NvbFZlcnNpb24iOjF9",`, true},
+		{`"resumeToken": "<resume-token>",`, `"resumeToken": "workflow_resume_1",`, false},
+		{`<approval-id> … deploy`, `0f3a9c21 approval 3s deploy`, true},
+		{`<other>`, `<other>`, true},
+	} {
+		if got := matchLine(tc.want, tc.got); got != tc.ok {
+			t.Errorf("matchLine(%q, %q) = %v, want %v", tc.want, tc.got, got, tc.ok)
+		}
+	}
 }
