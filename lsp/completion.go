@@ -207,7 +207,7 @@ func (an *analysis) stepIDItems(site *check.StepInfo, r protocol.Range) []protoc
 	var items []protocol.CompletionItem
 	seen := map[string]bool{}
 	for _, id := range ids {
-		if seen[id] || !isRefName(id) {
+		if seen[id] || !parser.IsRefName(id) {
 			continue
 		}
 		seen[id] = true
@@ -234,34 +234,19 @@ func (an *analysis) stepIDItems(site *check.StepInfo, r protocol.Range) []protoc
 func (an *analysis) fieldItems(site *check.StepInfo, id string, r protocol.Range) []protocol.CompletionItem {
 	res := an.info().Resolve(site, id)
 	var items []protocol.CompletionItem
-	for _, f := range resultFields {
-		if res.Target != nil && !res.LoopVar && !produces(res.Target, f.name) {
+	for _, f := range check.ResultFields {
+		if f == "id" {
+			continue // the id is already written
+		}
+		if res.Target != nil && !res.LoopVar && !res.Target.Produces(f) {
 			continue
 		}
 		items = append(items, protocol.CompletionItem{
-			Label: f.name, Kind: protocol.CompletionItemKindField, Documentation: f.doc,
-			TextEdit: &protocol.TextEdit{Range: r, NewText: f.name},
+			Label: f, Kind: protocol.CompletionItemKindField, Documentation: check.ResultFieldDoc(f),
+			TextEdit: &protocol.TextEdit{Range: r, NewText: f},
 		})
 	}
 	return items
-}
-
-// produces reports whether a step's result can have a field.
-func produces(si *check.StepInfo, field string) bool {
-	st := si.Step
-	switch field {
-	case "stdout", "json":
-		return !si.IsInput()
-	case "approved", "approvedBy", "initiatedBy":
-		return si.HasGate()
-	case "subject", "response":
-		return si.IsInput()
-	case "skipped":
-		return st.When != nil || st.Condition != nil
-	case "error", "errorMessage":
-		return st.OnError != nil
-	}
-	return false
 }
 
 // contextAt is the schema definition of the mapping a key at column col

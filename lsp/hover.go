@@ -16,30 +16,6 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-// resultFields are the fields of a step result, in
-// the order completion offers them, with what each holds.
-var resultFields = []struct{ name, doc string }{
-	{"stdout", "the step's output as a string (a shell's stdout untrimmed, trailing newline included)"},
-	{"json", "the output parsed as JSON (`undefined` when it is not JSON); paths walk into it: `.json.items.0.name`"},
-	{"approved", "`true` once the approval gate was approved (a rejection stops the run before anything is stored)"},
-	{"approvedBy", "who approved the gate (`LOBSTER_APPROVAL_APPROVED_BY`)"},
-	{"initiatedBy", "who started the run, for an approval gate"},
-	{"subject", "the subject an input step showed"},
-	{"response", "the validated response of an input step"},
-	{"skipped", "`true` when the step's condition was false"},
-	{"error", "`true` when the step failed under `on_error: continue` or `skip_rest`"},
-	{"errorMessage", "the failure's message under `on_error: continue` or `skip_rest`"},
-}
-
-func fieldDoc(name string) string {
-	for _, f := range resultFields {
-		if f.name == name {
-			return f.doc
-		}
-	}
-	return ""
-}
-
 func hover(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) (any, error) {
 	an := doc.analysis()
 	var p protocol.HoverParams
@@ -101,17 +77,6 @@ func stepKind(st *ast.Step) string {
 	return "step"
 }
 
-// scalarText is the text of a field's string value, or "".
-func scalarText(f *ast.Field) string {
-	if f == nil {
-		return ""
-	}
-	if sc := ast.ScalarOf(f.Value); sc != nil {
-		return sc.Text
-	}
-	return ""
-}
-
 // withArgDefaults replaces each ${arg} of text by the arg's default, as a
 // run without --args-json would (references are found with parser.ScanText,
 // the runtime's scanner).
@@ -156,15 +121,15 @@ func (an *analysis) stepHover(si *check.StepInfo) string {
 	}
 	switch {
 	case st.Run != nil:
-		code("sh", "runs (args at their defaults)", scalarText(st.Run))
+		code("sh", "runs (args at their defaults)", an.fieldText(st.Run))
 	case st.Command != nil:
-		code("sh", "runs (args at their defaults)", scalarText(st.Command))
+		code("sh", "runs (args at their defaults)", an.fieldText(st.Command))
 	case st.Pipeline != nil:
-		code("", "pipeline (args at their defaults)", scalarText(st.Pipeline))
+		code("", "pipeline (args at their defaults)", an.fieldText(st.Pipeline))
 	case st.Workflow != nil:
-		fmt.Fprintf(&b, "\nruns the workflow `%s`\n", an.withArgDefaults(scalarText(st.Workflow)))
+		fmt.Fprintf(&b, "\nruns the workflow `%s`\n", an.withArgDefaults(an.fieldText(st.Workflow)))
 	case st.ForEach != nil:
-		fmt.Fprintf(&b, "\nfor each item of `%s` (as `$%s`, index `$%s`)\n", scalarText(st.ForEach), si.ItemVar, si.IndexVar)
+		fmt.Fprintf(&b, "\nfor each item of `%s` (as `$%s`, index `$%s`)\n", an.fieldText(st.ForEach), si.ItemVar, si.IndexVar)
 	}
 	var facts []string
 	if st.Stdin != nil {
@@ -175,7 +140,7 @@ func (an *analysis) stepHover(si *check.StepInfo) string {
 		if sc, ok := ast.Resolve(st.Approval.Value).(*ast.Scalar); ok && sc.Kind == ast.String && sc.Text != "required" {
 			prompt = sc.Text
 		} else if ap, ok := st.Approval.Value.(*ast.Approval); ok {
-			prompt = scalarText(ap.Prompt)
+			prompt = an.fieldText(ap.Prompt)
 		}
 		if prompt == "" {
 			prompt = "Approve " + si.ID + "?"
@@ -208,8 +173,12 @@ func (an *analysis) stepHover(si *check.StepInfo) string {
 	return b.String()
 }
 
-// fieldText is a field's string value, or its value as written.
+// fieldText is a field's string value, or its value as written; "" for no
+// field.
 func (an *analysis) fieldText(f *ast.Field) string {
+	if f == nil {
+		return ""
+	}
 	if sc := ast.ScalarOf(f.Value); sc != nil {
 		return sc.Text
 	}
@@ -260,9 +229,9 @@ func (an *analysis) refFieldHover(t target) string {
 	}
 	expr := "$" + t.ref.ID + "." + strings.Join(path, ".")
 	if t.seg == 0 {
-		doc := fieldDoc(t.name)
+		doc := check.ResultFieldDoc(t.name)
 		if doc == "" {
-			return fmt.Sprintf("`%s`: a step result has no field %q (fields: stdout, json, approved, approvedBy, initiatedBy, subject, response, skipped, error, errorMessage)", expr, t.name)
+			return fmt.Sprintf("`%s`: a step result has no field %q (fields: %s)", expr, t.name, strings.Join(check.ResultFields, ", "))
 		}
 		target := "step `" + t.ref.ID + "`"
 		if t.step != nil {
@@ -298,7 +267,7 @@ func (an *analysis) argHover(t target) string {
 		return b.String()
 	}
 	if def, ok := t.arg.Value.(*ast.ArgDef); ok {
-		if d := scalarText(def.Description); d != "" {
+		if d := an.fieldText(def.Description); d != "" {
 			fmt.Fprintf(&b, "\n%s\n", d)
 		}
 		if def.Default != nil {

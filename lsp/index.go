@@ -6,6 +6,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/check"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -252,11 +253,11 @@ func (an *analysis) argEnvOccurrences() []argEnvOcc {
 				}
 				start := i + k
 				end := start + len(argEnvPrefix)
-				for end < len(text) && isEnvChar(text[end]) {
+				for end < len(text) && parser.IsWordByte(text[end]) {
 					end++
 				}
 				i = end
-				if start > 0 && isEnvChar(text[start-1]) {
+				if start > 0 && parser.IsWordByte(text[start-1]) {
 					continue
 				}
 				if src, ok := sc.Map.VerbatimAt(start, end); ok {
@@ -268,10 +269,6 @@ func (an *analysis) argEnvOccurrences() []argEnvOcc {
 		sort.Slice(an.envOccs, func(i, j int) bool { return an.envOccs[i].span.Start < an.envOccs[j].span.Start })
 	})
 	return an.envOccs
-}
-
-func isEnvChar(c byte) bool {
-	return c == '_' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
 }
 
 // textSpan is the span of a scalar's text without its quotes, when it is

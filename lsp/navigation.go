@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -288,12 +287,12 @@ func rename(ctx context.Context, s *Server, doc *snapshot, raw json.RawMessage) 
 		if _, _, ok := an.workflowArgKey(t); !ok {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
 		}
-		if !isRefName(name) {
+		if !parser.IsRefName(name) {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q cannot be referred to: use letters, digits, '_' and '-'", name)
 		}
 		return s.renameWorkflowArgKey(ctx, doc, t, name)
 	}
-	if !isRefName(name) {
+	if !parser.IsRefName(name) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q cannot be referred to: use letters, digits, '_' and '-'", name)
 	}
 	isStep := t.kind == stepDecl || t.kind == stepRefID
@@ -324,15 +323,4 @@ func (an *analysis) renameEdits(t target, name string) ([]protocol.TextEdit, err
 		edits = append(edits, protocol.TextEdit{Range: an.m.Range(o.span), NewText: text})
 	}
 	return edits, nil
-}
-
-// isRefName reports whether a name can be written in $id.path and ${name}
-// ([A-Za-z0-9_-]+).
-func isRefName(name string) bool {
-	if name == "" {
-		return false
-	}
-	return strings.IndexFunc(name, func(r rune) bool {
-		return !(r == '_' || r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
-	}) < 0
 }

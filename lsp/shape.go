@@ -143,7 +143,7 @@ func (sp *shaper) jsonShape(an *analysis, si *check.StepInfo) *shape {
 		if fd == nil {
 			fd = st.Command
 		}
-		text, ok := printedJSON(scalarText(fd))
+		text, ok := printedJSON(an.fieldText(fd))
 		if !ok {
 			return nil
 		}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -211,21 +210,11 @@ func (c *call) load(in Source) (*loaded, error) {
 		}
 		src, err := bounded.ReadFile(real, bounded.DefaultLimit)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s", in.Path, reason(err))
+			return nil, fmt.Errorf("%s: %s", in.Path, bounded.Reason(err))
 		}
 		return &loaded{name: filepath.ToSlash(in.Path), path: real, src: src}, nil
 	}
 	return nil, errors.New("give the workflow's text or its path")
-}
-
-// reason is an error's text without the operation and path of a
-// *fs.PathError.
-func reason(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // analyzed is a checked workflow.

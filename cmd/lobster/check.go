@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/lobsterdev/lobster/lang/bounded"
+	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/config"
 	"github.com/lobsterdev/lobster/lang/discover"
 	"github.com/lobsterdev/lobster/lang/parser"
@@ -131,7 +132,7 @@ func runCheckWith(analyze analyzer, args []string, stdin io.Reader, stdout, stde
 		}
 		doc, ok := explain(opts.explain)
 		if !ok {
-			textf(stderr, "lobster: no documentation for %s%s\n", opts.explain, suggestion(opts.explain, checkCodes(), ""))
+			textf(stderr, "lobster: no documentation for %s%s\n", opts.explain, suggestion(opts.explain, check.Codes(), ""))
 			return exitUsage
 		}
 		fmt.Fprint(stdout, doc)
@@ -291,7 +292,7 @@ func collect(paths []string, stdinName string) (inputs []input, problems []probl
 		}
 		fi, err := os.Stat(p)
 		if err != nil {
-			problems = append(problems, problem{filepath.ToSlash(p), reason(err)})
+			problems = append(problems, problem{filepath.ToSlash(p), bounded.Reason(err)})
 			continue
 		}
 		if !fi.IsDir() {
@@ -300,7 +301,7 @@ func collect(paths []string, stdinName string) (inputs []input, problems []probl
 		}
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
-				problems = append(problems, problem{filepath.ToSlash(path), reason(err)})
+				problems = append(problems, problem{filepath.ToSlash(path), bounded.Reason(err)})
 				if d != nil && d.IsDir() {
 					return fs.SkipDir
 				}
@@ -331,7 +332,7 @@ func collect(paths []string, stdinName string) (inputs []input, problems []probl
 			return nil
 		})
 		if err != nil {
-			problems = append(problems, problem{filepath.ToSlash(p), reason(err)})
+			problems = append(problems, problem{filepath.ToSlash(p), bounded.Reason(err)})
 		}
 	}
 	sort.SliceStable(inputs, func(i, j int) bool { return inputs[i].name < inputs[j].name })
@@ -363,16 +364,6 @@ func countStdin(paths []string) int {
 		}
 	}
 	return n
-}
-
-// reason is the text of err without the operation and path that
-// *fs.PathError adds ("no such file or directory", not "stat x: no such…").
-func reason(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // result is the outcome of checking one input.
@@ -409,7 +400,7 @@ func shellcheckProgram(flag string) (string, error) {
 		if errors.As(err, &ee) {
 			err = ee.Err
 		}
-		return "", fmt.Errorf("invalid --shellcheck %q: %s", flag, reason(err))
+		return "", fmt.Errorf("invalid --shellcheck %q: %s", flag, bounded.Reason(err))
 	}
 	return bin, nil
 }
@@ -454,7 +445,7 @@ func checkAll(analyze analyzer, inputs []input, stdin io.Reader) []result {
 				if d, ok := parser.LimitDiagnostic(in.name, err); ok {
 					r.diags = []source.Diagnostic{d} // no text: no snippet
 				} else if err != nil {
-					r.readErr = reason(err)
+					r.readErr = bounded.Reason(err)
 				} else {
 					r.file, r.diags, r.panicked = checkFile(analyze, in.name, src)
 				}

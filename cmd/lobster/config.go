@@ -91,32 +91,19 @@ func analyzeConfigured(bin string, finder *config.Finder) analyzer {
 // no run to let through).
 func checkIgnoreCodes(codes []string) error {
 	for _, code := range codes {
-		sc, isSC := strings.CutPrefix(code, "shellcheck/")
 		switch {
-		case isLoadCode(code):
+		case parser.IsLoadCode(code):
 			return fmt.Errorf("--ignore %s: a load error cannot be ignored: the reference rejects such a file", code)
-		case code == "shellcheck" || check.Lookup(code) != nil || isSC && len(sc) == 6 && strings.HasPrefix(sc, "SC"):
+		case check.KnownCode(code):
 		default:
 			msg := fmt.Sprintf("--ignore %s: unknown code", code)
-			if near := check.Suggest(code, checkCodes()); near != "" {
+			if near := check.Suggest(code, check.Codes()); near != "" {
 				msg += fmt.Sprintf("; did you mean %q?", near)
 			}
 			return errors.New(msg)
 		}
 	}
 	return nil
-}
-
-func isLoadCode(code string) bool {
-	return parser.IsLoadError(source.Diagnostic{Severity: source.Error, Code: code})
-}
-
-func checkCodes() []string {
-	var out []string
-	for _, a := range check.All {
-		out = append(out, a.Name)
-	}
-	return out
 }
 
 // demoteIgnored turns the errors of the codes of run --ignore into

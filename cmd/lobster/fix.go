@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -43,7 +44,7 @@ func applyFixes(analyze analyzer, inputs []input, results []result, unsafe bool,
 			continue
 		}
 		if err := writeFileAtomic(inputs[i].path, out); err != nil {
-			textf(stderr, "lobster: %s: cannot write the fixes: %s\n", r.name, reason(err))
+			textf(stderr, "lobster: %s: cannot write the fixes: %s\n", r.name, bounded.Reason(err))
 			code = max(code, exitUsage)
 			continue
 		}

@@ -59,12 +59,8 @@ func facts(f *source.File, n Node) string {
 		return " " + q(n.Key.Text)
 	case *Step:
 		return " " + n.Context.String() + " " + q(n.IDText())
-	case *StepRef:
-		return " $" + n.ID + pathFact(n.Path)
-	case *BracedRef:
-		return " ${" + n.ID + pathFact(n.Path) + "}"
-	case *ArgRef:
-		return " ${" + n.Name + "}"
+	case Ref:
+		return " " + RefText(n)
 	case *Ident:
 		return " " + n.Name
 	case *ShellVar:
@@ -118,13 +114,4 @@ func anchorFact(a string) string {
 		return " &" + a
 	}
 	return ""
-}
-
-func pathFact(p []*Ident) string {
-	var b strings.Builder
-	for _, s := range p {
-		b.WriteByte('.')
-		b.WriteString(s.Name)
-	}
-	return b.String()
 }

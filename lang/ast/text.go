@@ -55,6 +55,16 @@ func ScalarOf(v Value) *Scalar {
 	return EmbeddedScalar(v)
 }
 
+// StringOf is the string scalar behind a value (see ScalarOf), or nil when
+// the value is not a string. It does not follow aliases: StringOf(Resolve(v))
+// does.
+func StringOf(v Value) *Scalar {
+	if s := ScalarOf(v); s != nil && s.Kind == String {
+		return s
+	}
+	return nil
+}
+
 // EmbeddedScalar is the string scalar that holds the text of a shell,
 // template, condition or pipeline node, or nil for any other node.
 func EmbeddedScalar(n Node) *Scalar {
@@ -115,6 +125,34 @@ type Ident struct {
 func (*StepRef) ref()   {}
 func (*ArgRef) ref()    {}
 func (*BracedRef) ref() {}
+
+// RefText spells a reference as its decoded text: "$id.a.b", "${name}",
+// "${id.a}".
+func RefText(r Ref) string {
+	switch r := r.(type) {
+	case *StepRef:
+		return "$" + r.ID + pathText(r.Path)
+	case *BracedRef:
+		return "${" + r.ID + pathText(r.Path) + "}"
+	case *ArgRef:
+		return "${" + r.Name + "}"
+	}
+	return ""
+}
+
+// pathText spells path segments, each after a ".".
+func pathText(p []*Ident) string {
+	n := 0
+	for _, s := range p {
+		n += 1 + len(s.Name)
+	}
+	b := make([]byte, 0, n)
+	for _, s := range p {
+		b = append(b, '.')
+		b = append(b, s.Name...)
+	}
+	return string(b)
+}
 
 // ShellVar is a shell parameter expansion: `$NAME`, `${NAME}`, `${NAME:-x}`….
 type ShellVar struct {

@@ -1,5 +1,7 @@
 package ast
 
+import "github.com/lobsterdev/lobster/lang/source"
+
 // Field is one entry of a mapping: a key and its value. Value is never nil
 // (an absent value is a null *Scalar with an empty range). In a typed node it
 // is the most typed node the parser could build: a *Shell for a string `run`,
@@ -142,6 +144,18 @@ func (s *Step) IDText() string {
 		return sc.Text
 	}
 	return ""
+}
+
+// Anchor is where a finding about the step as a whole points: its id value,
+// or its first key, or the step.
+func (s *Step) Anchor() source.Span {
+	if s.ID != nil {
+		return SpanOf(s.ID.Value)
+	}
+	if len(s.Fields) > 0 {
+		return s.Fields[0].Key.Span
+	}
+	return s.Span
 }
 
 // Approval is an `approval` mapping. The other forms (true, a prompt string)

@@ -86,6 +86,17 @@ func (e *NotRegularError) Is(target error) bool {
 	return target == ErrNotRegular || target == syscall.EISDIR && e.Mode.IsDir()
 }
 
+// Reason is the text of err without the operation and path that an
+// *fs.PathError adds: "no such file or directory", not "open x: no such
+// file or directory".
+func Reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
 // ReadFile returns the content of the regular file at path (symbolic links
 // are followed) when it is at most limit bytes long. Errors are
 // *fs.PathError values: with a [*NotRegularError] for anything that is not

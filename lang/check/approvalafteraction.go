@@ -42,7 +42,7 @@ func runApprovalAfterAction(p *Pass) {
 			continue
 		}
 		s := si.Step
-		f := gateExecField(s)
+		f := executes(s)
 		if f == nil {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -98,7 +99,7 @@ func runApprovalBypassable(p *Pass) {
 			}
 			d := p.Finding(ast.SpanOf(cf.Value), "gate %q can be skipped by its %q; %q then runs without approval. add when: \"$%s.approved\" to %q if the gate must always guard it",
 				g.ID, cf.Name(), name, g.ID, name)
-			d.Related = []source.Related{p.Related(gateStepAnchor(top[j].Step), "this step has side effects and does not test the gate")}
+			d.Related = []source.Related{p.Related(top[j].Step.Anchor(), "this step has side effects and does not test the gate")}
 			p.Report(d)
 			break
 		}
@@ -111,21 +112,10 @@ func gateCondText(f *ast.Field) string {
 	if f == nil {
 		return ""
 	}
-	if s, ok := gateString(f.Value); ok {
+	if s := ast.StringOf(ast.Resolve(f.Value)); s != nil {
 		return strings.TrimSpace(s.Text)
 	}
 	return ""
-}
-
-// gateStepAnchor is where to point at a step: its id value, or its first key.
-func gateStepAnchor(s *ast.Step) source.Span {
-	if s.ID != nil {
-		return ast.SpanOf(s.ID.Value)
-	}
-	if len(s.Fields) > 0 {
-		return s.Fields[0].Key.Span
-	}
-	return s.Span
 }
 
 // gateScanRefIDs calls fn with the id of every "$id." in a text.
@@ -135,7 +125,7 @@ func gateScanRefIDs(text string, fn func(id string)) {
 			continue
 		}
 		j := i + 1
-		for j < len(text) && condArgNameChar(text[j]) {
+		for j < len(text) && parser.IsNameByte(text[j]) {
 			j++
 		}
 		if j > i+1 && j < len(text) && text[j] == '.' {

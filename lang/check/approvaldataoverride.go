@@ -68,7 +68,7 @@ func runApprovalDataOverride(p *Pass) {
 		}
 		var from string
 		var rel *ast.Field
-		if f := gateExecField(s); f != nil {
+		if f := executes(s); f != nil {
 			if f == s.Parallel && !gateParallelMayPrompt(si) || gatePreparesRequest(f) {
 				continue // a command that builds the request replaces the prompt on purpose
 			}

@@ -26,7 +26,7 @@ func runApprovalEmptyPrompt(p *Pass) {
 			continue
 		}
 		if a := gateApproval(si.Step); a != nil && a.Prompt != nil {
-			if s, ok := gateString(a.Prompt.Value); ok && strings.TrimSpace(s.Text) == "" {
+			if s := ast.StringOf(ast.Resolve(a.Prompt.Value)); s != nil && strings.TrimSpace(s.Text) == "" {
 				p.Reportf(ast.SpanOf(a.Prompt.Value), "the approval prompt is empty; the approver sees no question. write the question, or use approval: true for the default prompt %q", "Approve "+si.ID+"?")
 			}
 		}
@@ -34,7 +34,7 @@ func runApprovalEmptyPrompt(p *Pass) {
 			continue
 		}
 		if in, ok := si.Step.Input.Value.(*ast.Input); ok && in.Prompt != nil {
-			if s, ok := gateString(in.Prompt.Value); ok && strings.TrimSpace(s.Text) == "" {
+			if s := ast.StringOf(ast.Resolve(in.Prompt.Value)); s != nil && strings.TrimSpace(s.Text) == "" {
 				p.Reportf(ast.SpanOf(in.Prompt.Value), "the input prompt is empty; the person answering sees no question")
 			}
 		}

@@ -76,7 +76,7 @@ func gateTypeName(v ast.Value) string {
 	case nil:
 		return "an undefined alias"
 	}
-	if _, ok := gateString(v); ok {
+	if ast.StringOf(ast.Resolve(v)) != nil {
 		return "a string"
 	}
 	return "a mapping"

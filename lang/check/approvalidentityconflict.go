@@ -39,9 +39,8 @@ func runApprovalIdentityConflict(p *Pass) {
 		if req == nil || init == nil {
 			continue
 		}
-		rs, ok1 := gateString(req.Value)
-		is, ok2 := gateString(init.Value)
-		if !ok1 || !ok2 {
+		rs, is := ast.StringOf(ast.Resolve(req.Value)), ast.StringOf(ast.Resolve(init.Value))
+		if rs == nil || is == nil {
 			continue
 		}
 		who := strings.TrimSpace(rs.Text)

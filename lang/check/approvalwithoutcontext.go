@@ -22,13 +22,13 @@ workflow's output is ` + "`[]`" + ` [verified].`,
 func runApprovalWithoutContext(p *Pass) {
 	top := p.Info.Top
 	for i, si := range top {
-		if !gateStep(si) || !si.HasGate() || si.Step.Input != nil || gateExecField(si.Step) != nil {
+		if !gateStep(si) || !si.HasGate() || si.Step.Input != nil || executes(si.Step) != nil {
 			continue
 		}
 		if si.Step.Stdin != nil && !condIsNull(si.Step.Stdin.Value) {
 			continue
 		}
-		if a := gateApproval(si.Step); a != nil && (a.Items != nil && !condIsNull(a.Items.Value) || gateNonBlank(a.Preview)) {
+		if a := gateApproval(si.Step); a != nil && (a.Items != nil && !condIsNull(a.Items.Value) || nonBlank(a.Preview)) {
 			continue
 		}
 		msg := "the approver sees no items and no preview; add stdin: $<step>.json to show what is being approved"

@@ -28,10 +28,10 @@ func runApprovedOnNonGate(p *Pass) {
 			return
 		}
 		t := res.Target
-		if refIsGate(t) {
+		if t.Produces("approved") {
 			return
 		}
-		text := refText(r)
+		text := ast.RefText(r)
 		var b strings.Builder
 		switch {
 		case t.Step.Approval != nil && t.Step.Context == ast.BranchStep:

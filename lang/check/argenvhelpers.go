@@ -10,6 +10,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/js"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -97,21 +98,6 @@ func aeArgByVar(in *Info) map[string]*ast.Field {
 	return m
 }
 
-// aeIsRefName reports whether name can be written ${name} and be
-// substituted ([A-Za-z0-9_-]+).
-func aeIsRefName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !(c == '_' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
 // aeIsAllCaps reports whether a name has letters and none is lower case:
 // the spelling of an environment variable.
 func aeIsAllCaps(name string) bool {
@@ -128,58 +114,18 @@ func aeIsAllCaps(name string) bool {
 	return letter
 }
 
-// aeIdentByte reports whether c may appear in a shell variable name.
-func aeIdentByte(c byte) bool {
-	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}
-
-// aeIdentStart reports whether c may start a shell variable name.
-func aeIdentStart(c byte) bool {
-	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-}
-
 // aeIdentEnd is the end of the shell variable name that starts at i.
 func aeIdentEnd(text string, i int) int {
-	for i < len(text) && aeIdentByte(text[i]) {
+	for i < len(text) && parser.IsWordByte(text[i]) {
 		i++
 	}
 	return i
-}
-
-// aeScalarOf is the string scalar behind a typed string value (*ast.Shell,
-// *ast.Pipeline, *ast.Template, *ast.Condition) or a string *ast.Scalar.
-func aeScalarOf(v ast.Value) *ast.Scalar {
-	if s := ast.ScalarOf(v); s != nil && s.Kind == ast.String {
-		return s
-	}
-	return nil
 }
 
 // aeDecoded is the decoded offset of a source offset inside a scalar: the
 // smallest decoded offset that starts at or after it.
 func aeDecoded(s *ast.Scalar, src int) int {
 	return sort.Search(len(s.Text)+1, func(i int) bool { return s.Map.Start(i) >= src })
-}
-
-// aeRefLen is the decoded length of a reference token.
-func aeRefLen(r ast.Ref) int {
-	switch r := r.(type) {
-	case *ast.ArgRef:
-		return len(r.Name) + 3
-	case *ast.StepRef:
-		n := 1 + len(r.ID)
-		for _, s := range r.Path {
-			n += 1 + len(s.Name)
-		}
-		return n
-	case *ast.BracedRef:
-		n := 3 + len(r.ID)
-		for _, s := range r.Path {
-			n += 1 + len(s.Name)
-		}
-		return n
-	}
-	return 0
 }
 
 // aeSpan is a decoded byte range [I, J) of a scalar's text.
@@ -193,7 +139,7 @@ func aeRefSpans(s *ast.Scalar, refs []ast.Ref) []aeSpan {
 	out := make([]aeSpan, len(refs))
 	for k, r := range refs {
 		i := aeDecoded(s, r.Pos())
-		j := min(i+aeRefLen(r), len(s.Text))
+		j := min(i+len(ast.RefText(r)), len(s.Text))
 		out[k] = aeSpan{i, j}
 	}
 	return out
@@ -274,7 +220,7 @@ func aeAssigns(text, name string) bool {
 		at := i + k
 		end := at + len(name)
 		i = at + 1
-		if at > 0 && (aeIdentByte(text[at-1]) || text[at-1] == '$' || text[at-1] == '{') || end < len(text) && aeIdentByte(text[end]) {
+		if at > 0 && (parser.IsWordByte(text[at-1]) || text[at-1] == '$' || text[at-1] == '{') || end < len(text) && parser.IsWordByte(text[end]) {
 			continue
 		}
 		if end < len(text) && text[end] == '=' && (end+1 == len(text) || text[end+1] != '=') {
@@ -286,11 +232,11 @@ func aeAssigns(text, name string) bool {
 		line := text[strings.LastIndexByte(text[:at], '\n')+1 : at]
 		before := strings.TrimRight(line, " \t")
 		for _, kw := range [...]string{"for", "export", "local", "declare", "typeset", "readonly", "getopts"} {
-			if strings.HasSuffix(before, kw) && (len(before) == len(kw) || !aeIdentByte(before[len(before)-len(kw)-1])) {
+			if strings.HasSuffix(before, kw) && (len(before) == len(kw) || !parser.IsWordByte(before[len(before)-len(kw)-1])) {
 				return true
 			}
 		}
-		if r := strings.LastIndex(line, "read "); r >= 0 && (r == 0 || !aeIdentByte(line[r-1])) && !strings.ContainsAny(line[r:], "|;&") {
+		if r := strings.LastIndex(line, "read "); r >= 0 && (r == 0 || !parser.IsWordByte(line[r-1])) && !strings.ContainsAny(line[r:], "|;&") {
 			return true
 		}
 	}
@@ -330,7 +276,7 @@ func aeIndentAt(src *source.File, offset int) (string, bool) {
 // exists (JSON files, aliases, flow mappings written oddly).
 func aeAddArgEdit(p *Pass, name string) (source.Edit, bool) {
 	w := p.File.Workflow
-	if w == nil || p.File.JSON || w.Flow || !aeIsRefName(name) {
+	if w == nil || p.File.JSON || w.Flow || !parser.IsRefName(name) {
 		return source.Edit{}, false
 	}
 	entry := name + `: {default: ""}`
@@ -394,7 +340,7 @@ func aeShellText(f *ast.Field) string {
 	if f == nil {
 		return ""
 	}
-	if s := aeScalarOf(f.Value); s != nil {
+	if s := ast.StringOf(f.Value); s != nil {
 		return s.Text
 	}
 	return ""
@@ -457,7 +403,7 @@ func aeUnexpanded(text string, skip []aeSpan, fn func(i, j int, name string)) {
 			}
 			fn(i, j, "")
 			i = j
-		case aeIdentStart(c):
+		case parser.IsShellNameStart(c):
 			j := aeIdentEnd(text, i+1)
 			fn(i, j, text[i+1:j])
 			i = j

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -36,16 +37,16 @@ func runArgsAsStepRef(p *Pass) {
 		switch rs.Context {
 		case InShell:
 			env := "LOBSTER_ARG_" + ArgEnvName(name)
-			d = p.Finding(ast.SpanOf(r), "%q is not an arg reference: the shell expands $args, which is not set, so the command gets %q; read the arg as \"$%s\"", refText(r), refText(r)[len("$args"):], env)
+			d = p.Finding(ast.SpanOf(r), "%q is not an arg reference: the shell expands $args, which is not set, so the command gets %q; read the arg as \"$%s\"", ast.RefText(r), ast.RefText(r)[len("$args"):], env)
 			if declared && ArgEnvName(name) != "" {
 				repl := "$" + env
-				if after := p.File.Src.Content[r.End():]; len(after) > 0 && aeIdentByte(after[0]) {
+				if after := p.File.Src.Content[r.End():]; len(after) > 0 && parser.IsWordByte(after[0]) {
 					repl = "${" + env + "}"
 				}
 				d.Fixes = []source.Fix{{Message: fmt.Sprintf("Read %s", repl), Edits: []source.Edit{p.Edit(ast.SpanOf(r), repl)}}}
 			}
 		case InTemplate, InPipeline, InWhole:
-			d = p.Finding(ast.SpanOf(r), "%q is not an arg reference: no step is called \"args\", so the text stays as written; write \"${%s}\"", refText(r), name)
+			d = p.Finding(ast.SpanOf(r), "%q is not an arg reference: no step is called \"args\", so the text stays as written; write \"${%s}\"", ast.RefText(r), name)
 			if declared {
 				d.Fixes = []source.Fix{{Message: fmt.Sprintf("Write ${%s}", name), Edits: []source.Edit{p.Edit(ast.SpanOf(r), "${"+name+"}")}}}
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -146,7 +147,7 @@ func aeArgRewrite(sc *ast.Scalar, r aeSpan, at aeShPos, name string) (source.Spa
 		return source.Span{}, "", false
 	}
 	bare := "$" + name
-	if r.J < len(text) && aeIdentByte(text[r.J]) {
+	if r.J < len(text) && parser.IsWordByte(text[r.J]) {
 		bare = "${" + name + "}"
 	}
 	span := sc.Map.Span(r.I, r.J)

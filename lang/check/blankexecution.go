@@ -35,7 +35,7 @@ func runBlankExecution(p *Pass) {
 			continue
 		}
 		runIsString := false
-		if _, sc := scalarText(fieldValue(st.Run)); sc != nil {
+		if ast.StringOf(ast.Resolve(fieldValue(st.Run))) != nil {
 			runIsString = true
 		}
 		for _, f := range []*ast.Field{st.Run, st.Command, st.Pipeline} {
@@ -55,6 +55,6 @@ func isBlank(f *ast.Field) bool {
 	if f == nil {
 		return false
 	}
-	text, sc := scalarText(f.Value)
-	return sc != nil && text != "" && strings.TrimSpace(text) == ""
+	sc := ast.StringOf(ast.Resolve(f.Value))
+	return sc != nil && sc.Text != "" && strings.TrimSpace(sc.Text) == ""
 }

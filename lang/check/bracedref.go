@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -68,7 +69,7 @@ func runBracedRef(p *Pass) {
 func refReportBraced(p *Pass, rs *RefSite, r *ast.BracedRef, literal, template bool) {
 	text := p.Text(ast.SpanOf(r))
 	if !strings.HasPrefix(text, "${") {
-		text = refBracedText(r)
+		text = ast.RefText(r)
 	}
 	res := p.Info.ResolveSite(rs, r.ID)
 	isStep := res.Visibility != Unknown && res.Target != nil
@@ -126,17 +127,6 @@ func refInBacktick(text string, at int) bool {
 	return strings.Count(text[start:at], "`")%2 == 1
 }
 
-// refBracedText spells a braced reference.
-func refBracedText(r *ast.BracedRef) string {
-	var b strings.Builder
-	b.WriteString("${" + r.ID)
-	for _, s := range r.Path {
-		b.WriteString("." + s.Name)
-	}
-	b.WriteString("}")
-	return b.String()
-}
-
 // refBracedRewrite is the step reference a braced one stands for: $a.b when b
 // is a result field (json or stdout for a loop variable), else $a.json.b. It
 // fails when a segment holds a "-", which a path cannot.
@@ -163,7 +153,7 @@ func refAbsorbsAfter(rs *RefSite) bool {
 	if !ok {
 		return true
 	}
-	return len(rest) > 0 && refIsSegByte(rest[0]) || len(rest) > 1 && rest[0] == '.' && refIsSegByte(rest[1])
+	return len(rest) > 0 && parser.IsWordByte(rest[0]) || len(rest) > 1 && rest[0] == '.' && parser.IsWordByte(rest[1])
 }
 
 // Shell quoting states.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -185,19 +186,10 @@ func condStrictlyNumeric(l *ast.Literal) bool {
 	case ast.LitNumber:
 		return true
 	case ast.LitString, ast.LitWord:
-		t := strings.TrimFunc(l.Value, condJSSpace)
+		t := js.Trim(l.Value)
 		return t != "" && jsNumericRx().MatchString(t)
 	}
 	return false
-}
-
-// condJSSpace reports whether r is whitespace for JavaScript's trim().
-func condJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
-		return true
-	}
-	return 0x2000 <= r && r <= 0x200a
 }
 
 // condEdit replaces the source of span, which lies inside the condition's
@@ -238,7 +230,7 @@ func condSkippable(s *ast.Step) (*ast.Field, bool) {
 // that rewrites it to `!A` or `A`. eqMsg and neMsg format the reference's
 // text and the suggested expression; fixNote is appended to the fix's title.
 func reportTruthinessRewrite(p *Pass, c *ast.Condition, b *ast.BinaryExpr, r *ast.StepRef, eqMsg, neMsg, fixNote string) {
-	ref := refText(r)
+	ref := ast.RefText(r)
 	repl := p.Text(ast.SpanOf(r))
 	var d source.Diagnostic
 	if b.Op == "==" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -91,7 +92,7 @@ func condScanArgRefs(text string, fn func(i, j int, name string, quoted bool)) {
 			continue
 		}
 		j := i + 2
-		for j < len(text) && condArgNameChar(text[j]) {
+		for j < len(text) && parser.IsNameByte(text[j]) {
 			j++
 		}
 		if j == i+2 || j >= len(text) || text[j] != '}' {
@@ -100,10 +101,6 @@ func condScanArgRefs(text string, fn func(i, j int, name string, quoted bool)) {
 		fn(i, j+1, text[i+2:j], q != 0)
 		i = j
 	}
-}
-
-func condArgNameChar(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
 }
 
 // condArgStepID proposes an id for a step that prints an arg: the arg name,

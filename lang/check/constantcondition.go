@@ -3,7 +3,6 @@ package check
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/js"
@@ -169,7 +168,7 @@ func condNumber(v condValue) (float64, bool) {
 	case ast.LitNumber:
 		return v.n, !math.IsNaN(v.n)
 	case ast.LitString:
-		t := strings.TrimFunc(v.s, condJSSpace)
+		t := js.Trim(v.s)
 		if t == "" || !jsNumericRx().MatchString(t) {
 			return 0, false
 		}

@@ -30,9 +30,9 @@ func runCwdStepRef(p *Pass) {
 		}
 		if _, ok := refTarget(p.Info, rs, r.ID); !ok && !IsResultField(r.Path[0].Name) {
 			// "$HOME.cache": no step is meant, but nothing expands it either.
-			p.Reportf(ast.SpanOf(r), "%q is not expanded in cwd (only ${arg} is substituted there): the directory name holds the literal text %q; pass the directory as an arg or write it in full", "$"+r.ID, refText(r))
+			p.Reportf(ast.SpanOf(r), "%q is not expanded in cwd (only ${arg} is substituted there): the directory name holds the literal text %q; pass the directory as an arg or write it in full", "$"+r.ID, ast.RefText(r))
 			continue
 		}
-		p.Reportf(ast.SpanOf(r), "step references are not substituted in cwd (only ${arg} is): the directory name holds the literal text %q; pass the value through env and cd to it in the command", refText(r))
+		p.Reportf(ast.SpanOf(r), "step references are not substituted in cwd (only ${arg} is): the directory name holds the literal text %q; pass the value through env and cd to it in the command", ast.RefText(r))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -53,7 +54,7 @@ func runEnvValueShellVar(p *Pass) {
 			byVar = aeArgByVar(p.Info)
 		}
 		fd := byVar[n]
-		if fd == nil || !aeIsRefName(fd.Name()) {
+		if fd == nil || !parser.IsRefName(fd.Name()) {
 			return nil
 		}
 		return fd
@@ -84,7 +85,7 @@ func runEnvValueShellVar(p *Pass) {
 					d.Message += ". run the command inside the step instead"
 				case argForVar(name) != nil:
 					arg = argForVar(name)
-				case p.Info.ArgBy[name] != nil && aeIsRefName(name):
+				case p.Info.ArgBy[name] != nil && parser.IsRefName(name):
 					arg = p.Info.ArgBy[name]
 				case strings.HasPrefix(name, "LOBSTER_ARG_"):
 					d.Message += fmt.Sprintf(". no declared arg maps to %s: declare the arg and write \"${name}\", or read \"$%s\" inside the command", name, name)

@@ -55,22 +55,16 @@ func runFieldNotProduced(p *Pass) {
 		}
 		var why string
 		sev := source.Severity(0)
-		switch name {
-		case "response", "subject":
-			if t.Step.Input == nil {
-				why = fmt.Sprintf("%q is not an input step, so %q %s; only input steps set %q", r.ID, refText(r), refUndefinedEffect(rs, res), name)
-			}
-		case "approvedBy", "initiatedBy":
-			if !refIsGate(t) {
-				why = fmt.Sprintf("%q has no approval gate, so %q %s", r.ID, refText(r), refUndefinedEffect(rs, res))
-			}
-		case "error", "errorMessage":
-			if refCanStoreError(t) {
-				break
-			}
-			cause := fmt.Sprintf("%q has no on_error: continue or skip_rest, so a failure stops the run and %q is never set", r.ID, refText(r))
+		switch {
+		case t.Produces(name):
+		case name == "response" || name == "subject":
+			why = fmt.Sprintf("%q is not an input step, so %q %s; only input steps set %q", r.ID, ast.RefText(r), refUndefinedEffect(rs, res), name)
+		case name == "approvedBy" || name == "initiatedBy":
+			why = fmt.Sprintf("%q has no approval gate, so %q %s", r.ID, ast.RefText(r), refUndefinedEffect(rs, res))
+		case name == "error" || name == "errorMessage":
+			cause := fmt.Sprintf("%q has no on_error: continue or skip_rest, so a failure stops the run and %q is never set", r.ID, ast.RefText(r))
 			if kind := refOnErrorIgnoredKind(t); kind != "" && refOnErrorPolicy(t.Step) != "" && refOnErrorPolicy(t.Step) != "stop" {
-				cause = fmt.Sprintf("on_error is ignored on %s such as %q, so a failure stops the run and %q is never set", kind, r.ID, refText(r))
+				cause = fmt.Sprintf("on_error is ignored on %s such as %q, so a failure stops the run and %q is never set", kind, r.ID, ast.RefText(r))
 			}
 			if rs.Context == InCondition && name == "error" && refIsNegated(rs) {
 				why = cause + "; this guard is always true"
@@ -78,12 +72,11 @@ func runFieldNotProduced(p *Pass) {
 			} else {
 				why = cause + fmt.Sprintf(" (it %s)", refUndefinedEffect(rs, res))
 			}
-		case "stdout", "json":
-			switch {
-			case t.Step.Input != nil && !refHasExecution(t.Step):
-				why = fmt.Sprintf("%q is an input step, whose result has only subject and response, so %q %s; use \"$%s.response\"", r.ID, refText(r), refUndefinedEffect(rs, res), r.ID)
-			case refIsNoneStep(t) && t.Step.Approval != nil && !refHasStdin(t.Step):
-				why = fmt.Sprintf("%q is an approval step without stdin, so its result has no %s and %q %s", r.ID, name, refText(r), refUndefinedEffect(rs, res))
+		case name == "stdout" || name == "json":
+			if t.Step.Input != nil {
+				why = fmt.Sprintf("%q is an input step, whose result has only subject and response, so %q %s; use \"$%s.response\"", r.ID, ast.RefText(r), refUndefinedEffect(rs, res), r.ID)
+			} else {
+				why = fmt.Sprintf("%q is an approval step without stdin, so its result has no %s and %q %s", r.ID, name, ast.RefText(r), refUndefinedEffect(rs, res))
 			}
 		}
 		if why == "" && len(r.Path) > 1 {
@@ -108,7 +101,7 @@ func runFieldNotProduced(p *Pass) {
 // is a string or a boolean.
 func refReportBelowScalar(p *Pass, rs *RefSite, r *ast.StepRef, res Resolution, kind string) {
 	first, second := r.Path[0], r.Path[1]
-	text := refText(r)
+	text := ast.RefText(r)
 	sp := source.Span{Start: first.End(), End: r.End()}
 	if len(r.Path) == 2 && refIsFileExtension(second.Name) && rs.Context != InCondition {
 		p.Reportf(sp, "%q is read as part of the reference path, so %q %s; %q is %s and has no fields",

@@ -52,12 +52,12 @@ func runForEachNotRef(p *Pass) {
 		case len(refs) == 0 && args > 0:
 			what = fmt.Sprintf("for_each %q is an arg, which is substituted as text", text)
 		case len(refs) == 1:
-			what = fmt.Sprintf("for_each %q has text around %q", text, refText(refs[0]))
+			what = fmt.Sprintf("for_each %q has text around %q", text, ast.RefText(refs[0]))
 		}
 		d := p.Finding(ast.SpanOf(t.Scalar), "%s: any string other than one \"$id.path\" is templated into a string, and the run fails with \"for_each: expected array, got string\"", what)
 		switch {
 		case len(refs) == 1:
-			ref := refText(refs[0])
+			ref := ast.RefText(refs[0])
 			d.Message += fmt.Sprintf("; use %q alone", ref)
 			d.Fixes = []source.Fix{{Message: fmt.Sprintf("Use %q alone", ref), Edits: []source.Edit{p.Edit(ast.SpanOf(t.Scalar), ref)}}}
 		case args > 0:

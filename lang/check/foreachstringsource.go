@@ -45,7 +45,7 @@ func runForEachStringSource(p *Pass) {
 		if !ok {
 			continue
 		}
-		text := refText(r)
+		text := ast.RefText(r)
 		d := p.Finding(ast.SpanOf(r.Path[0]), "%q is %s, never an array, so the run fails with \"for_each: expected array\"", text, kind)
 		if len(r.Path) == 1 && field == "stdout" {
 			d.Message += fmt.Sprintf("; use \"$%s.json\"", r.ID)

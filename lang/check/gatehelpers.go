@@ -20,43 +20,6 @@ func gateStep(si *StepInfo) bool {
 	return si.Parent == nil && si.Step.Context == ast.TopStep && si.Step.Approval != nil && !si.IsLoop()
 }
 
-// gateString is the text of a string-like value (a scalar or a typed node
-// over one).
-func gateString(v ast.Value) (*ast.Scalar, bool) {
-	s := ast.ScalarOf(ast.Resolve(v))
-	return s, s != nil && s.Kind == ast.String
-}
-
-// gateNonBlank reports whether a field is a non-blank string.
-func gateNonBlank(f *ast.Field) bool {
-	if f == nil {
-		return false
-	}
-	s, ok := gateString(f.Value)
-	return ok && strings.TrimSpace(s.Text) != ""
-}
-
-// gateExecField is the execution field the runtime runs for a top-level
-// step, in the order of getStepExecution: parallel, workflow,
-// pipeline, then shell; nil for approval-only and input steps.
-func gateExecField(s *ast.Step) *ast.Field {
-	if s.Parallel != nil {
-		if _, ok := s.Parallel.Value.(*ast.Parallel); ok {
-			return s.Parallel
-		}
-	}
-	if gateNonBlank(s.Workflow) {
-		return s.Workflow
-	}
-	if gateNonBlank(s.Pipeline) {
-		return s.Pipeline
-	}
-	if f := cgShellField(s); f != nil && gateNonBlank(f) {
-		return f
-	}
-	return nil
-}
-
 // promptTexts yields the string fields of every step's gates that are
 // shown to a person as written, with their step: the approval (its string
 // form), its prompt and preview, and an input's prompt.
@@ -80,7 +43,7 @@ func promptTexts(info *Info) iter.Seq2[*StepInfo, *ast.Scalar] {
 				if f == nil {
 					continue
 				}
-				if _, sc := scalarText(f.Value); sc != nil && !yield(si, sc) {
+				if sc := ast.StringOf(ast.Resolve(f.Value)); sc != nil && !yield(si, sc) {
 					return
 				}
 			}
@@ -250,7 +213,7 @@ func gateSideEffects(reg *commands.Registry, si *StepInfo) bool {
 		}
 		return false
 	}
-	f := gateExecField(s) // branches and sub-steps: run, command or pipeline
+	f := executes(s) // branches and sub-steps: run, command or pipeline
 	if f == nil {
 		return false // approval-only and input steps
 	}

@@ -21,7 +21,7 @@ only by ` + "`LOBSTER_APPROVAL_INPUT_TIMEOUT_MS`" + ` in the environment.`,
 func runGateTimeoutIneffective(p *Pass) {
 	for _, si := range p.Info.Steps {
 		s := si.Step
-		if !gateStep(si) || !si.HasGate() || s.TimeoutMs == nil || gateExecField(s) == nil {
+		if !gateStep(si) || !si.HasGate() || s.TimeoutMs == nil || executes(s) == nil {
 			continue
 		}
 		p.Reportf(s.TimeoutMs.Key.Span, "timeout_ms bounds the command, not the wait for the approver")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -78,7 +79,7 @@ func runHardcodedSecret(p *Pass) {
 		templates(si.Step.Env)
 		templates(si.Step.WorkflowArgs)
 		for _, f := range []*ast.Field{si.Step.Run, si.Step.Command, si.Step.Pipeline} {
-			s := aeScalarOf(fieldValue(f))
+			s := ast.StringOf(fieldValue(f))
 			if s == nil {
 				continue
 			}
@@ -109,7 +110,7 @@ var aeTokenShapes = []struct {
 	{"ghu_", "GitHub token", aeAlnum, 30, 0},
 	{"ghs_", "GitHub token", aeAlnum, 30, 0},
 	{"ghr_", "GitHub token", aeAlnum, 30, 0},
-	{"github_pat_", "GitHub token", aeIdentByte, 20, 0},
+	{"github_pat_", "GitHub token", parser.IsWordByte, 20, 0},
 	{"xoxb-", "Slack token", aeTokenByte, 10, 0},
 	{"xoxp-", "Slack token", aeTokenByte, 10, 0},
 	{"xoxa-", "Slack token", aeTokenByte, 10, 0},
@@ -137,7 +138,7 @@ func aeAlnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 func aeUpperAlnum(c byte) bool { return 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
-func aeTokenByte(c byte) bool  { return aeIdentByte(c) || c == '-' }
+func aeTokenByte(c byte) bool  { return parser.IsWordByte(c) || c == '-' }
 
 // scanText reports well-known token shapes in a scalar's text.
 func (x *aeSecretPass) scanText(s *ast.Scalar) {
@@ -238,7 +239,7 @@ func (x *aeSecretPass) scanShell(s *ast.Scalar) {
 		eq := k + d
 		k = eq + 1
 		st := eq
-		for st > 0 && aeIdentByte(text[st-1]) {
+		for st > 0 && parser.IsWordByte(text[st-1]) {
 			st--
 		}
 		name := text[st:eq]

@@ -2,6 +2,7 @@ package check
 
 import (
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -33,19 +34,19 @@ func runHyphenInRefPath(p *Pass) {
 			return false
 		}
 		_, rest, _, ok := refTextAfter(rs)
-		return ok && len(rest) >= 2 && rest[0] == '-' && refIsSegByte(rest[1])
+		return ok && len(rest) >= 2 && rest[0] == '-' && parser.IsWordByte(rest[1])
 	}, func(rs *RefSite, r *ast.StepRef, res Resolution) {
 		if res.LoopVar && r.Path[0].Name != "json" {
 			return
 		}
 		s, rest, at, _ := refTextAfter(rs)
 		n := 1
-		for n < len(rest) && (refIsSegByte(rest[n]) || rest[n] == '-' || rest[n] == '.' && n+1 < len(rest) && refIsSegByte(rest[n+1])) {
+		for n < len(rest) && (parser.IsWordByte(rest[n]) || rest[n] == '-' || rest[n] == '.' && n+1 < len(rest) && parser.IsWordByte(rest[n+1])) {
 			n++
 		}
 		tail := rest[:n]
 		last := r.Path[len(r.Path)-1]
-		text := refText(r)
+		text := ast.RefText(r)
 		parent := text[:len(text)-len(last.Name)-1]
 		sp := source.Span{Start: last.Pos(), End: s.Map.End(at + n)}
 		p.Report(p.Finding(sp, "reference paths cannot contain \"-\": %q reads %q and leaves %q as literal text; pass %q through stdin and extract the key with jq '.[\"%s%s\"]'",

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -23,7 +24,7 @@ var IDNotReferenceable = &Analyzer{
 	Run:  runIDNotReferenceable,
 }
 
-func refIsIDByte(b byte) bool { return refIsSegByte(b) || b == '-' }
+func refIsIDByte(b byte) bool { return parser.IsWordByte(b) || b == '-' }
 
 func runIDNotReferenceable(p *Pass) {
 	for _, si := range p.Info.Steps {

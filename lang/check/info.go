@@ -326,11 +326,7 @@ func IsWholeRef(t *ast.Template) bool {
 	lead := len(text) - len(strings.TrimLeft(text, " \t\n\r"))
 	trail := len(strings.TrimRight(text, " \t\n\r"))
 	// The ref must cover exactly the trimmed text: compare decoded lengths.
-	want := 1 + len(r.ID)
-	for _, p := range r.Path {
-		want += 1 + len(p.Name)
-	}
-	return trail-lead == want && strings.HasPrefix(text[lead:], "$"+r.ID)
+	return trail-lead == len(ast.RefText(r)) && strings.HasPrefix(text[lead:], "$"+r.ID)
 }
 
 // Visibility is how a reference's id resolves at the place it stands.

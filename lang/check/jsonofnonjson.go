@@ -134,7 +134,7 @@ func runJSONOfNonJSON(p *Pass) {
 			return
 		}
 		d := p.Finding(ast.SpanOf(r.Path[0]), "%q does not appear to print JSON (it runs %q), so %q %s; use \"$%s.stdout\"",
-			r.ID, cmd, refText(r), refUndefinedEffect(rs, res), r.ID)
+			r.ID, cmd, ast.RefText(r), refUndefinedEffect(rs, res), r.ID)
 		if len(r.Path) == 1 {
 			d.Fixes = []source.Fix{{Message: fmt.Sprintf("Change %q to %q", "$"+r.ID+".json", "$"+r.ID+".stdout"), Edits: []source.Edit{p.Edit(ast.SpanOf(r.Path[0]), "stdout")}}}
 		}

@@ -1,6 +1,9 @@
 package check
 
-import "github.com/lobsterdev/lobster/lang/source"
+import (
+	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/source"
+)
 
 // MetadataKey reports documentary keys that the reference ignores harmlessly.
 var MetadataKey = &Analyzer{
@@ -39,7 +42,7 @@ func collectMetadataKeys(p *Pass, emit func(source.Diagnostic)) {
 				}
 				d := p.Finding(f.Key.Span, "%q is documentation only; the runtime ignores it and knows the %s by its id", "name", s.Step.Context)
 				if s.ID != "" {
-					if text, sc := scalarText(f.Value); sc != nil && text == s.ID {
+					if sc := ast.StringOf(ast.Resolve(f.Value)); sc != nil && sc.Text == s.ID {
 						d.Message += " (which has the same value)"
 					}
 				}

@@ -80,8 +80,8 @@ func gateMayBeSkippedOrFail(s *ast.Step) bool {
 	if _, ok := condSkippable(s); ok {
 		return true
 	}
-	if s.OnError != nil && gateExecField(s) != nil {
-		if v, ok := gateString(s.OnError.Value); ok && (v.Text == "continue" || v.Text == "skip_rest") {
+	if s.OnError != nil && executes(s) != nil {
+		if v := ast.StringOf(ast.Resolve(s.OnError.Value)); v != nil && (v.Text == "continue" || v.Text == "skip_rest") {
 			return true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -109,7 +110,7 @@ func runNonexistentLobsterEnv(p *Pass) {
 	// which the shell parser does not see inside quotes.
 	for _, si := range p.Info.Steps {
 		for _, f := range []*ast.Field{si.Step.Run, si.Step.Command, si.Step.Pipeline} {
-			s := aeScalarOf(fieldValue(f))
+			s := ast.StringOf(fieldValue(f))
 			if s == nil || !strings.Contains(s.Text, "LOBSTER_") {
 				continue
 			}
@@ -145,7 +146,7 @@ func aeLobsterAccessors(text string, fn func(i, j int)) {
 		at := i + k
 		end := aeIdentEnd(text, at)
 		i = end
-		if at > 0 && aeIdentByte(text[at-1]) {
+		if at > 0 && parser.IsWordByte(text[at-1]) {
 			continue
 		}
 		before := text[max(0, at-24):at]

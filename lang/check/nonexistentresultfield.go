@@ -61,7 +61,7 @@ func runNonexistentResultField(p *Pass) {
 		if IsResultField(name) {
 			return
 		}
-		text := refText(r)
+		text := ast.RefText(r)
 		var b strings.Builder
 		fmt.Fprintf(&b, "step results have no %q field (they have stdout, json, approved, skipped, error, errorMessage, …), so %q %s",
 			name, text, refUndefinedEffect(rs, res))
@@ -105,7 +105,7 @@ func runNonexistentResultField(p *Pass) {
 // stdout.
 func refReportLoopVarField(p *Pass, rs *RefSite, r *ast.StepRef, res Resolution) {
 	seg := r.Path[0]
-	text := refText(r)
+	text := ast.RefText(r)
 	rest := strings.TrimPrefix(text, "$"+r.ID+".")
 	d := p.Finding(ast.SpanOf(seg), "loop variable %q has only \"json\" (the item) and \"stdout\", so %q %s; write \"$%s.json.%s\"",
 		"$"+r.ID, text, refUndefinedEffect(rs, res), r.ID, rest)

@@ -32,10 +32,11 @@ func runNulInShell(p *Pass) {
 			if f == nil {
 				continue
 			}
-			text, sc := scalarText(f.Value)
+			sc := ast.StringOf(ast.Resolve(f.Value))
 			if sc == nil {
 				continue
 			}
+			text := sc.Text
 			for i, n := 0, 0; n < maxNulFindings; n++ {
 				j := strings.IndexByte(text[i:], 0)
 				if j < 0 {

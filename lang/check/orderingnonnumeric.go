@@ -52,7 +52,7 @@ func condNeverNumeric(e ast.Expr) string {
 		}
 	case *ast.StepRef:
 		if condBoolField(e) {
-			return refText(e) + " (true or absent)"
+			return ast.RefText(e) + " (true or absent)"
 		}
 	case *ast.UnaryExpr:
 		return "a negation (a boolean)"

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -220,7 +221,7 @@ func namesDamaged(src *source.File, d source.Diagnostic, text string) bool {
 	}
 	at = strings.TrimPrefix(strings.TrimPrefix(at, "$"), "{")
 	n := 0
-	for n < len(at) && (at[n] == '-' || isWordByte(at[n])) {
+	for n < len(at) && (at[n] == '-' || parser.IsWordByte(at[n])) {
 		n++
 	}
 	if n == 0 {

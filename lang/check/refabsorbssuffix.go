@@ -45,7 +45,7 @@ func runRefAbsorbsSuffix(p *Pass) {
 			return
 		}
 		last := r.Path[n-1]
-		text := refText(r)
+		text := ast.RefText(r)
 		sp := source.Span{Start: r.Path[n-2].End(), End: last.End()}
 		p.Reportf(sp, "%q is read as part of the reference path (%q looks up a key %q), not as literal text after %q",
 			"."+last.Name, text, last.Name, text[:len(text)-len(last.Name)-1])

@@ -161,11 +161,6 @@ func refTextAfter(rs *RefSite) (s *ast.Scalar, rest string, at int, ok bool) {
 	return s, s.Text[at:], at, true
 }
 
-// refIsSegByte reports whether b may stand in a reference path segment.
-func refIsSegByte(b byte) bool {
-	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_'
-}
-
 // refExprMentions reports whether a condition expression holds a reference to id.
 func refExprMentions(e ast.Expr, id string) bool {
 	switch e := e.(type) {

@@ -50,7 +50,7 @@ func runRefToAnyBranch(p *Pass) {
 			continue
 		}
 		race := b.Parent
-		text := refText(r)
+		text := ast.RefText(r)
 		then := "the text is left unchanged"
 		if rs.Context.Strict() {
 			then = "the run fails with \"Unknown step reference\""

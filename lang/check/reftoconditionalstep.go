@@ -64,7 +64,7 @@ func runRefToConditionalStep(p *Pass) {
 			why = fmt.Sprintf("its parallel step %q has a %q", owner.ID, key)
 		}
 		d := p.Finding(r.IDSpan, "%q may be skipped (%s), and %q %s; guard this step with when: '!$%s.skipped'",
-			r.ID, why, refText(r), effect, owner.ID)
+			r.ID, why, ast.RefText(r), effect, owner.ID)
 		d.Related = []source.Related{p.Related(ast.SpanOf(cond), fmt.Sprintf("the %s of %q", key, owner.ID))}
 		p.Report(d)
 	})

@@ -1,8 +1,6 @@
 package check
 
 import (
-	"strings"
-
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -29,14 +27,14 @@ func runRunAndCommand(p *Pass) {
 		if st.Run == nil || st.Command == nil {
 			continue
 		}
-		if _, sc := scalarText(st.Run.Value); sc == nil {
+		if ast.StringOf(ast.Resolve(st.Run.Value)) == nil {
 			continue // a non-string run is wrong-type; command is then used
 		}
 		if st.Context == ast.SubStep && nonBlank(st.Run) && nonBlank(st.Command) {
 			continue // rejected at load time: conflicting-execution
 		}
 		d := p.Finding(st.Command.Key.Span, "both \"run\" and \"command\" are set on %s; \"run\" is used and \"command\" is ignored", stepLabel(s))
-		if text, _ := scalarText(st.Run.Value); strings.TrimSpace(text) == "" {
+		if !nonBlank(st.Run) {
 			d.Message += " (and \"run\" is blank)"
 		}
 		d.Related = []source.Related{p.Related(st.Run.Key.Span, "\"run\" is used")}

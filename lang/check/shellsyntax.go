@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -70,7 +71,7 @@ func shHasTemplateSyntax(text string) bool {
 	}
 	for i := strings.Index(text, "${"); i >= 0; {
 		j := i + 2
-		for j < len(text) && (isWordByte(text[j]) || text[j] == '-') {
+		for j < len(text) && (parser.IsWordByte(text[j]) || text[j] == '-') {
 			j++
 		}
 		if j < len(text) && text[j] == '.' {

@@ -68,7 +68,7 @@ func runStderrMergedIntoOutput(p *Pass) {
 		r := rs.Ref.(*ast.StepRef)
 		for _, rd := range plMergedStderr(file) {
 			d := p.Finding(sh.Scalar.Map.Span(int(rd.Pos().Offset()), int(rd.End().Offset())),
-				"\"2>&1\" mixes stderr into the output that %q reads as %q; drop it (stderr of a successful step is discarded) or send it to a file", rs.Step.ID, refText(r))
+				"\"2>&1\" mixes stderr into the output that %q reads as %q; drop it (stderr of a successful step is discarded) or send it to a file", rs.Step.ID, ast.RefText(r))
 			d.Related = []source.Related{p.Related(ast.SpanOf(r), "the output is read as JSON here")}
 			p.Report(d)
 		}

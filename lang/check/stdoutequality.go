@@ -43,7 +43,7 @@ func runStdoutEquality(p *Pass) {
 			outcome = "always differs from"
 		}
 		d := p.Finding(ast.SpanOf(b), "%q keeps the trailing newline (%q), so it %s %s. print JSON and compare \"$%s.json\", or print without a newline (printf)",
-			refText(r), l.Value+"\n", outcome, condLitText(l), r.ID)
+			ast.RefText(r), l.Value+"\n", outcome, condLitText(l), r.ID)
 		d.Related = []source.Related{p.Related(ast.SpanOf(cgShellField(res.Target.Step).Value), "the command that prints it")}
 		p.Report(d)
 	})

@@ -65,7 +65,7 @@ func runStepOutputSplicedIntoShell(p *Pass) {
 				if res.Visibility != Visible && res.Visibility != WorkflowLevel {
 					continue
 				}
-				text := refText(r)
+				text := ast.RefText(r)
 				env := ArgEnvName(r.ID + "_" + r.Path[0].Name)
 				if env == "" {
 					env = "DATA"

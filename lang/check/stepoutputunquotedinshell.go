@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -56,7 +57,7 @@ func runStepOutputUnquotedInShell(p *Pass) {
 				if res.Visibility != Visible && res.Visibility != WorkflowLevel {
 					continue
 				}
-				text := refText(r)
+				text := ast.RefText(r)
 				var parts []string
 				for _, seg := range r.Path {
 					parts = append(parts, seg.Name)
@@ -85,7 +86,7 @@ func soEnvFix(p *Pass, si *StepInfo, sc *ast.Scalar, r aeSpan, ref, name string)
 		return nil, false
 	}
 	repl := `"$` + name + `"`
-	if r.J < len(sc.Text) && aeIdentByte(sc.Text[r.J]) {
+	if r.J < len(sc.Text) && parser.IsWordByte(sc.Text[r.J]) {
 		repl = `"${` + name + `}"`
 	}
 	sp := sc.Map.Span(r.I, r.J)

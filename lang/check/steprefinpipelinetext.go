@@ -29,7 +29,7 @@ func runStepRefInPipelineText(p *Pass) {
 		if !ok || p.Info.ResolveSite(rs, r.ID).Visibility != Visible {
 			continue
 		}
-		text := refText(r)
+		text := ast.RefText(r)
 		p.Reportf(ast.SpanOf(r), "%q is substituted into the text before the pipeline is parsed: quotes, blanks or \"|\" in the data change the pipeline; pass the data with stdin: %s", text, text)
 	}
 }

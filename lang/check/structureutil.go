@@ -134,16 +134,6 @@ func removeField(p *Pass, o *ast.Object, f *ast.Field) (source.Edit, bool) {
 	return p.Edit(source.Span{Start: start, End: end}, ""), true
 }
 
-// scalarText is the decoded text of a string-like value (a scalar, shell,
-// template, condition or pipeline) and its scalar, or "", nil.
-func scalarText(v ast.Value) (string, *ast.Scalar) {
-	s := ast.ScalarOf(ast.Resolve(v))
-	if s == nil || s.Kind != ast.String {
-		return "", nil
-	}
-	return s.Text, s
-}
-
 // isNull reports whether a field's value is YAML null (or an undefined alias).
 func isNull(f *ast.Field) bool {
 	v := ast.Resolve(f.Value)
@@ -159,8 +149,8 @@ func nonBlank(f *ast.Field) bool {
 	if f == nil {
 		return false
 	}
-	text, s := scalarText(f.Value)
-	return s != nil && strings.TrimSpace(text) != ""
+	s := ast.StringOf(ast.Resolve(f.Value))
+	return s != nil && strings.TrimSpace(s.Text) != ""
 }
 
 // executes reports which execution field a top-level step runs, as the
@@ -183,7 +173,7 @@ func executes(s *ast.Step) *ast.Field {
 		return s.Pipeline
 	}
 	shell := s.Run
-	if _, sc := scalarText(fieldValue(s.Run)); sc == nil {
+	if ast.StringOf(ast.Resolve(fieldValue(s.Run))) == nil {
 		shell = s.Command
 	}
 	if nonBlank(shell) {

@@ -265,11 +265,7 @@ func runSubworkflowMissing(p *Pass) {
 		case errors.Is(err, syscall.EISDIR):
 			why, fails = "is a directory, not a file", "the step fails when it reads it"
 		case errors.Is(err, bounded.ErrNotRegular):
-			what := err.Error()
-			if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
-				what = pe.Err.Error()
-			}
-			why, fails = "is "+what, "the step fails when it reads it"
+			why, fails = "is "+bounded.Reason(err), "the step fails when it reads it"
 		default:
 			continue // unreadable here; the run may see it
 		}

@@ -117,7 +117,7 @@ func applySuppressions(f *ast.File, diags []source.Diagnostic) []source.Diagnost
 			switch {
 			case Lookup(code) == nil && !externalCode(code):
 				msg := "unknown code " + quote(code) + " in a suppression"
-				if near := Suggest(code, allNames()); near != "" {
+				if near := Suggest(code, Codes()); near != "" {
 					msg += "; did you mean " + quote(near) + "?"
 				}
 				kept = append(kept, source.Diagnostic{File: f.Src.Name, Range: rng, Severity: source.Warning, Code: "bad-suppression", Message: msg})
@@ -165,12 +165,20 @@ func externalCode(code string) bool {
 	return true
 }
 
-func allNames() []string {
+// Codes lists the codes of All, in order.
+func Codes() []string {
 	names := make([]string, 0, len(All))
 	for _, a := range All {
 		names = append(names, a.Name)
 	}
 	return names
+}
+
+// KnownCode reports whether lobster check can report code: a code of All,
+// "shellcheck", or a code of shellcheck's relayed as "shellcheck/SC" and
+// digits.
+func KnownCode(code string) bool {
+	return code == "shellcheck" || Lookup(code) != nil || externalCode(code)
 }
 
 func quote(s string) string { return "\"" + s + "\"" }

@@ -36,7 +36,7 @@ func runTypeMismatchComparison(p *Pass) {
 }
 
 func condTypeMismatch(p *Pass, si *StepInfo, c *ast.Condition, b *ast.BinaryExpr, r *ast.StepRef, l *ast.Literal) {
-	ref := refText(r)
+	ref := ast.RefText(r)
 	outcome := "always false"
 	if b.Op == "!=" {
 		outcome = "always true"

@@ -55,7 +55,7 @@ func runUnguardedFailedStepOutput(p *Pass) {
 			who = fmt.Sprintf("its parallel step %q has on_error: continue", owner.ID)
 		}
 		d := p.Finding(r.IDSpan, "%q may have failed (%s), and %q %s; guard this step with when: '!$%s.error'",
-			r.ID, who, refText(r), effect, owner.ID)
+			r.ID, who, ast.RefText(r), effect, owner.ID)
 		d.Related = []source.Related{p.Related(ast.SpanOf(owner.Step.OnError), "on_error is set here")}
 		p.Report(d)
 	})

@@ -362,7 +362,7 @@ func adviseStepKey(p *Pass, c unknownKeyCtx, f *ast.Field, target, note string) 
 	name := f.Name()
 	switch {
 	case name == "shell":
-		if text, sc := scalarText(f.Value); sc != nil && shellNames[strings.ToLower(strings.TrimSpace(text))] {
+		if sc := ast.StringOf(ast.Resolve(f.Value)); sc != nil && shellNames[strings.ToLower(strings.TrimSpace(sc.Text))] {
 			return "", "shell text runs with /bin/sh -lc; set LOBSTER_SHELL in the step's env to use another shell", nil
 		}
 	case name == "args" || name == "with" || name == "inputs" || name == "params" || name == "parameters" || name == "arguments":
@@ -475,7 +475,10 @@ func toolCall(s *ast.Step) bool {
 	if f == nil || f != s.Run && f != s.Command && f != s.Pipeline {
 		return false
 	}
-	text, _ := scalarText(f.Value)
-	text = strings.TrimSpace(text)
+	sc := ast.StringOf(ast.Resolve(f.Value))
+	if sc == nil {
+		return false
+	}
+	text := strings.TrimSpace(sc.Text)
 	return text != "" && !strings.ContainsAny(text, " \t\n")
 }

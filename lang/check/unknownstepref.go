@@ -8,19 +8,6 @@ import (
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
-// ResultFields are the fields of a step result that $id.<field> can reach.
-var ResultFields = []string{"id", "stdout", "json", "approved", "approvedBy", "initiatedBy", "subject", "response", "skipped", "error", "errorMessage"}
-
-// IsResultField reports whether name is a step result field.
-func IsResultField(name string) bool {
-	for _, f := range ResultFields {
-		if f == name {
-			return true
-		}
-	}
-	return false
-}
-
 // wellKnownEnv are environment variables a shell script commonly reads;
 // "$HOME.json" in shell text is far more likely one of them than a step.
 var wellKnownEnv = map[string]bool{
@@ -89,7 +76,7 @@ func runUnknownStepRef(p *Pass) {
 		if p.Info.ResolveSite(rs, r.ID).Visibility != Unknown {
 			continue
 		}
-		text := refText(r)
+		text := ast.RefText(r)
 		near := p.Info.SuggestID(rs.Step, r.ID)
 		var d source.Diagnostic
 		switch {
@@ -114,16 +101,6 @@ func runUnknownStepRef(p *Pass) {
 	}
 }
 
-// refText spells a step reference.
-func refText(r *ast.StepRef) string {
-	var b strings.Builder
-	b.WriteString("$" + r.ID)
-	for _, s := range r.Path {
-		b.WriteString("." + s.Name)
-	}
-	return b.String()
-}
-
 // ForwardStepRef reports references to the step itself, a later step, or a
 // sibling parallel branch.
 var ForwardStepRef = &Analyzer{
@@ -144,9 +121,9 @@ func runForwardStepRef(p *Pass) {
 		var why string
 		switch res.Visibility {
 		case Self:
-			why = fmt.Sprintf("%q refers to its own step, which has no result while it runs", refText(r))
+			why = fmt.Sprintf("%q refers to its own step, which has no result while it runs", ast.RefText(r))
 		case Later:
-			why = fmt.Sprintf("%q runs later, so %q has no value yet", r.ID, refText(r))
+			why = fmt.Sprintf("%q runs later, so %q has no value yet", r.ID, ast.RefText(r))
 		case SiblingBranch:
 			why = fmt.Sprintf("%q is another branch of the same parallel step; branches see only results from before the block", r.ID)
 		default:

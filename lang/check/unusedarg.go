@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -79,14 +80,14 @@ func aeLobsterArgReads(f *ast.File) (map[string]bool, bool) {
 		at := i + k
 		end := at + len(prefix)
 		j := end
-		for j < len(src) && aeIdentByte(src[j]) {
+		for j < len(src) && parser.IsWordByte(src[j]) {
 			j++
 		}
 		i = j
 		for ci < len(comments) && comments[ci].End() <= at {
 			ci++
 		}
-		if ci < len(comments) && comments[ci].Pos() <= at || at > 0 && aeIdentByte(src[at-1]) {
+		if ci < len(comments) && comments[ci].Pos() <= at || at > 0 && parser.IsWordByte(src[at-1]) {
 			continue
 		}
 		switch word := src[end:j]; {

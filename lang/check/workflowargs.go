@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -45,7 +46,7 @@ func argUseOf(c *subFile) *argUse {
 		if ci < len(comments) && comments[ci].Pos() <= m[0] {
 			continue // in a comment
 		}
-		if m[0] > 0 && isWordByte(src[m[0]-1]) || m[1] < len(src) && isWordByte(src[m[1]]) {
+		if m[0] > 0 && parser.IsWordByte(src[m[0]-1]) || m[1] < len(src) && parser.IsWordByte(src[m[1]]) {
 			continue // part of a longer name
 		}
 		if string(src[m[2]:m[3]]) == "S_JSON" {
@@ -62,10 +63,6 @@ func argUseOf(c *subFile) *argUse {
 		}
 	}
 	return u
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 // workflowArgsOf is a step's workflow_args mapping; ok is false when the
@@ -304,7 +301,7 @@ func runWorkflowArgsStringified(p *Pass) {
 				if !IsWholeRef(t) || !stringifiedFields[r.Path[0].Name] || p.Info.Resolve(s, r.ID).Visibility != Visible {
 					continue // an unknown reference stays text: other rules report it
 				}
-				msg = fmt.Sprintf("%q is templated into a string: the child receives the text of the value (\"42\", not the number 42; an object as its JSON text); convert it in the child", refText(r))
+				msg = fmt.Sprintf("%q is templated into a string: the child receives the text of the value (\"42\", not the number 42; an object as its JSON text); convert it in the child", ast.RefText(r))
 			case *ast.ArgRef:
 				if strings.TrimSpace(t.Scalar.Text) != "${"+r.Name+"}" || p.Info.ArgBy[r.Name] == nil {
 					continue

@@ -313,43 +313,20 @@ func (c *Config) relative(path string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-// knownCode reports whether code is a code the checker reports, or a
-// shellcheck code.
-func knownCode(code string) bool {
-	if code == "shellcheck" || check.Lookup(code) != nil {
-		return true
-	}
-	sc, ok := strings.CutPrefix(code, "shellcheck/")
-	return ok && strings.HasPrefix(sc, "SC") && scCode.MatchString(sc)
-}
-
-// isLoadCode reports whether the parser reports code as a load error.
-func isLoadCode(code string) bool {
-	return parser.IsLoadError(source.Diagnostic{Severity: source.Error, Code: code})
-}
-
 // codeProblem says what is wrong with a code named in the configuration, or
 // "".
 func codeProblem(code string) string {
 	switch {
-	case !knownCode(code):
+	case !check.KnownCode(code):
 		msg := fmt.Sprintf("unknown code %q", code)
-		if near := check.Suggest(code, allCodes()); near != "" {
+		if near := check.Suggest(code, check.Codes()); near != "" {
 			msg += fmt.Sprintf("; did you mean %q?", near)
 		}
 		return msg
-	case isLoadCode(code):
+	case parser.IsLoadCode(code):
 		return fmt.Sprintf("%q is a load error: the reference rejects such a file whatever the configuration says, so it cannot be changed or ignored", code)
 	}
 	return ""
-}
-
-func allCodes() []string {
-	var out []string
-	for _, a := range check.All {
-		out = append(out, a.Name)
-	}
-	return out
 }
 
 // validate checks what the decoder read and builds what Apply and

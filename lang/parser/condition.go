@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -105,7 +106,7 @@ func condLex(src string, lo, hi int) ([]condToken, *condErr) {
 func (lx *condLexer) skipSpace() {
 	for lx.pos < lx.end {
 		r, w := utf8.DecodeRuneInString(lx.src[lx.pos:lx.end])
-		if !condJSSpace(r) {
+		if !js.IsSpace(r) {
 			return
 		}
 		lx.pos += w
@@ -140,7 +141,7 @@ func (lx *condLexer) next() (condToken, *condErr) {
 		return lx.number()
 	case condIdentStart(c):
 		j := i + 1
-		for j < lx.end && condIdentChar(lx.src[j]) {
+		for j < lx.end && condIDChar(lx.src[j]) {
 			j++
 		}
 		return lx.token(ctIdent, j), nil
@@ -570,31 +571,19 @@ func condIDChar(c byte) bool { return condSegChar(c) || c == '-' }
 // condIdentStart reports whether c may start a bare word: [A-Za-z_].
 func condIdentStart(c byte) bool { return condLetter(c) || c == '_' }
 
-// condIdentChar reports whether c may continue a bare word: [A-Za-z0-9_-].
-func condIdentChar(c byte) bool { return condIDChar(c) }
-
-// condJSSpace reports whether r is whitespace for JavaScript's trim() and \s.
-func condJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
-		return true
-	}
-	return 0x2000 <= r && r <= 0x200a
-}
-
 // condTrimBounds returns the bounds of s[lo:hi] with JavaScript whitespace
 // trimmed from both ends, as offsets into s.
 func condTrimBounds(s string, lo, hi int) (int, int) {
 	for lo < hi {
 		r, w := utf8.DecodeRuneInString(s[lo:hi])
-		if !condJSSpace(r) {
+		if !js.IsSpace(r) {
 			break
 		}
 		lo += w
 	}
 	for hi > lo {
 		r, w := utf8.DecodeLastRuneInString(s[lo:hi])
-		if !condJSSpace(r) {
+		if !js.IsSpace(r) {
 			break
 		}
 		hi -= w

@@ -31,6 +31,10 @@ func IsLoadError(d source.Diagnostic) bool {
 	return d.Severity == source.Error && loadCodes[d.Code]
 }
 
+// IsLoadCode reports whether an error of this code is a load error: the
+// reference rejects the file.
+func IsLoadCode(code string) bool { return loadCodes[code] }
+
 // LoadErrors returns the diagnostics of diags for which [IsLoadError]
 // holds, in their order; nil when the reference loads the file.
 func LoadErrors(diags []source.Diagnostic) []source.Diagnostic {

@@ -304,6 +304,28 @@ var refClass = func() (t [256]uint8) {
 	return t
 }()
 
+// IsNameByte reports whether c may stand in a step id or an arg name that a
+// reference names: [A-Za-z0-9_-].
+func IsNameByte(c byte) bool { return refClass[c]&refID != 0 }
+
+// IsWordByte reports whether c may stand in a path segment of a step
+// reference, or in a shell variable name: [A-Za-z0-9_].
+func IsWordByte(c byte) bool { return refClass[c]&refSeg != 0 }
+
+// IsRefName reports whether a name can be written in $id.path and ${name}:
+// one or more bytes of [A-Za-z0-9_-].
+func IsRefName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !IsNameByte(name[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // refScanWhile returns the first offset at or after i whose byte is not of
 // the class.
 func refScanWhile(text string, i int, class uint8) int {

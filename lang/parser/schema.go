@@ -34,7 +34,7 @@ func JSONValue(v ast.Value) any {
 	case nil:
 		return nil
 	default:
-		if s := scalarOf(v); s != nil {
+		if s := ast.ScalarOf(v); s != nil {
 			return s.Primitive()
 		}
 		return nil

@@ -326,7 +326,7 @@ func appendShellArithName(toks []shellTok, x syntax.ArithmExpr, text string) []s
 
 // isShellName reports whether v is a shell variable name: [A-Za-z_][A-Za-z0-9_]*.
 func isShellName(v string) bool {
-	if v == "" || !isShellNameStart(v[0]) {
+	if v == "" || !IsShellNameStart(v[0]) {
 		return false
 	}
 	for i := 1; i < len(v); i++ {
@@ -337,8 +337,8 @@ func isShellName(v string) bool {
 	return true
 }
 
-// isShellNameStart reports whether c may start a shell variable name.
-func isShellNameStart(c byte) bool {
+// IsShellNameStart reports whether c may start a shell variable name.
+func IsShellNameStart(c byte) bool {
 	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
@@ -591,7 +591,7 @@ func shellLexName(t string, j int) int {
 	}
 	c := t[j]
 	switch {
-	case isShellNameStart(c):
+	case IsShellNameStart(c):
 		return refScanWhile(t, j+1, refSeg)
 	case '0' <= c && c <= '9':
 		if j > 0 && t[j-1] == '{' {

@@ -32,14 +32,11 @@ func (b *builder) related(sp source.Span, msg string) []source.Related {
 	return []source.Related{{File: b.file.Name, Range: b.file.RangeOf(sp), Message: msg}}
 }
 
-// scalarOf returns the scalar under a scalar-like node.
-func scalarOf(v ast.Value) *ast.Scalar { return ast.ScalarOf(v) }
-
 // kindOf names the JSON type of a value: null, boolean, number, string,
 // mapping or sequence ("" for an undefined alias).
 func kindOf(v ast.Value) string {
 	v = ast.Resolve(v)
-	if s := scalarOf(v); s != nil {
+	if s := ast.ScalarOf(v); s != nil {
 		switch s.Kind {
 		case ast.Null:
 			return "null"
@@ -65,7 +62,7 @@ func truthy(v ast.Value) bool {
 	if v == nil {
 		return false
 	}
-	if s := scalarOf(v); s != nil {
+	if s := ast.ScalarOf(v); s != nil {
 		switch s.Kind {
 		case ast.Null:
 			return false
@@ -97,7 +94,7 @@ func (b *builder) describe(v ast.Value) string {
 
 // number returns the value of a numeric scalar.
 func number(v ast.Value) (float64, bool) {
-	s := scalarOf(ast.Resolve(v))
+	s := ast.ScalarOf(ast.Resolve(v))
 	if s == nil || (s.Kind != ast.Int && s.Kind != ast.Float) {
 		return 0, false
 	}
@@ -116,7 +113,7 @@ func isNonNegative(v ast.Value) bool {
 }
 
 func stringIs(v ast.Value, allowed ...string) bool {
-	s := scalarOf(ast.Resolve(v))
+	s := ast.ScalarOf(ast.Resolve(v))
 	if s == nil || s.Kind != ast.String {
 		return false
 	}
@@ -132,7 +129,7 @@ func stringIs(v ast.Value, allowed ...string) bool {
 // applies to cost_limit.max_usd before checking it.
 func jsNumber(v ast.Value) float64 {
 	v = ast.Resolve(v)
-	if s := scalarOf(v); s != nil {
+	if s := ast.ScalarOf(v); s != nil {
 		switch s.Kind {
 		case ast.Null:
 			return 0
@@ -249,18 +246,6 @@ func stepName(s *ast.Step, index int) string {
 	return string(b)
 }
 
-// anchorRange is where to report a problem of the step as a whole: its id
-// value, or its first key.
-func anchorRange(s *ast.Step) source.Span {
-	if s.ID != nil {
-		return ast.SpanOf(s.ID.Value)
-	}
-	if len(s.Fields) > 0 {
-		return s.Fields[0].Key.Span
-	}
-	return s.Span
-}
-
 // validateID reports a missing or non-string id and returns the id text.
 func (b *builder) validateID(s *ast.Step, index int, refMsg string) string {
 	id := s.IDText()
@@ -272,31 +257,17 @@ func (b *builder) validateID(s *ast.Step, index int, refMsg string) string {
 	if s.ID != nil {
 		msg = fmt.Sprintf("%s: \"id\" must be a non-empty string, got %s", stepName(s, index), b.describe(s.ID.Value))
 	} else if name := s.Lookup("name"); name != nil {
-		if ns, ok := asString(name.Value); ok && isRefID(ns.Text) {
+		if ns, ok := asString(name.Value); ok && IsRefName(ns.Text) {
 			msg += fmt.Sprintf("; did you mean \"id: %s\"?", ns.Text)
 			fixes = []source.Fix{{Message: "Rename \"name\" to \"id\"", Edits: []source.Edit{{Range: b.file.RangeOf(name.Key.Span), NewText: "id"}}}}
 		}
 	}
-	rng := anchorRange(s)
+	rng := s.Anchor()
 	b.diags = append(b.diags, source.Diagnostic{
 		File: b.file.Name, Range: b.file.RangeOf(rng), Severity: source.Error, Code: "missing-id",
 		Message: msg + " (the reference says \"" + refMsg + "\")", Fixes: fixes,
 	})
 	return ""
-}
-
-// isRefID reports whether id can be named by a $id.path reference.
-func isRefID(id string) bool {
-	if id == "" {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // duplicate reports id when it is already in ids, else records it.
@@ -338,7 +309,7 @@ func (b *builder) validateStep(s *ast.Step, index int, ids map[string]source.Spa
 
 func (b *builder) validateWorkflowField(s *ast.Step, name string) {
 	if s.Workflow != nil {
-		if sc := scalarOf(s.Workflow.Value); sc == nil || sc.Kind != ast.String {
+		if sc := ast.StringOf(s.Workflow.Value); sc == nil {
 			b.report("wrong-type", ast.SpanOf(s.Workflow.Value), nil, "%s: workflow must be a string (file path), got %s", name, b.describe(s.Workflow.Value))
 		} else if strings.TrimSpace(sc.Text) == "" {
 			b.report("invalid-value", ast.SpanOf(s.Workflow.Value), nil, "%s: workflow path cannot be blank", name)
@@ -434,7 +405,7 @@ func (b *builder) validateShellFields(s *ast.Step, name string, trimmed bool) {
 			return false
 		}
 		if trimmed {
-			return strings.TrimSpace(scalarOf(f.Value).Text) != ""
+			return strings.TrimSpace(ast.ScalarOf(f.Value).Text) != ""
 		}
 		return truthy(f.Value)
 	}
@@ -458,7 +429,7 @@ func (b *builder) validateShellFields(s *ast.Step, name string, trimmed bool) {
 	}
 	switch {
 	case len(present) == 0 && len(wrong) == 0:
-		b.report("missing-execution", anchorRange(s), nil, "%s requires run, command, or pipeline", name)
+		b.report("missing-execution", s.Anchor(), nil, "%s requires run, command, or pipeline", name)
 	case len(present) > 1:
 		b.report("conflicting-execution", present[1].Key.Span, b.related(present[0].Key.Span, "\""+present[0].Name()+"\" is here"),
 			"%s has both %q and %q: it can only define one of run, command, or pipeline", name, present[0].Name(), present[1].Name())
@@ -510,7 +481,7 @@ func (b *builder) validateForEach(s *ast.Step, name string) {
 		if v.f == nil {
 			continue
 		}
-		if sc := scalarOf(v.f.Value); sc != nil && sc.Kind == ast.String {
+		if sc := ast.StringOf(v.f.Value); sc != nil {
 			*v.val = sc.Text
 		} else {
 			b.report("wrong-type", ast.SpanOf(v.f.Value), nil, "%s: %s must be a string, got %s", name, v.f.Name(), b.describe(v.f.Value))
@@ -590,7 +561,7 @@ func (b *builder) validateExecution(s *ast.Step, name string) {
 		} else if s.Lookup("prompt") != nil {
 			msg += "; to call a model, use pipeline: \"llm.invoke --prompt '…'\""
 		}
-		b.report("missing-execution", anchorRange(s), nil, "%s", msg)
+		b.report("missing-execution", s.Anchor(), nil, "%s", msg)
 	case len(exec) > 1 && s.ForEach == nil:
 		b.report("conflicting-execution", exec[1].Key.Span, b.related(exec[0].Key.Span, "\""+exec[0].Name()+"\" is here"),
 			"%s has both %q and %q: a step can only define one of run, command, pipeline, workflow, parallel, or for_each", name, exec[0].Name(), exec[1].Name())
@@ -614,7 +585,7 @@ func (b *builder) validateExecution(s *ast.Step, name string) {
 // blankField returns the first of the fields that is an empty string.
 func blankField(fs ...*ast.Field) *ast.Field {
 	for _, f := range fs {
-		if f != nil && kindOf(f.Value) == "string" && scalarOf(f.Value).Text == "" {
+		if f != nil && kindOf(f.Value) == "string" && ast.ScalarOf(f.Value).Text == "" {
 			return f
 		}
 	}

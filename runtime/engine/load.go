@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 
 	"github.com/lobsterdev/lobster/lang/bounded"
@@ -18,7 +17,7 @@ import (
 func ReadWorkflow(path string) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("workflow file %s: %s", path, reason(err))
+		return nil, fmt.Errorf("workflow file %s: %s", path, bounded.Reason(err))
 	}
 	if !st.Mode().IsRegular() {
 		return nil, errors.New("Workflow path is not a file")
@@ -31,17 +30,7 @@ func ReadWorkflow(path string) ([]byte, error) {
 		return nil, err // for parser.LimitDiagnostic: a finding, as for a file read whole
 	}
 	if err != nil {
-		return nil, fmt.Errorf("workflow file %s: %s", path, reason(err))
+		return nil, fmt.Errorf("workflow file %s: %s", path, bounded.Reason(err))
 	}
 	return src, nil
-}
-
-// reason is the text of err without the operation and path that
-// *fs.PathError adds ("no such file or directory", not "stat x: no such…").
-func reason(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }

@@ -82,9 +82,10 @@ type Terminal struct {
 	Width int
 }
 
-// Run executes the workflow's steps in file order in
-// this process and returns the run's result: the output items of the
-// last step that completed, or a pause at a gate with its resume token.
+// Run executes the workflow's steps in file order in this process, loops,
+// parallel blocks, pipelines and sub-workflows included, and returns the
+// run's result: the output items of the last step that completed, or a
+// pause at a gate with its resume token.
 func Run(ctx context.Context, f *ast.File, opts Options) (envelope.Result, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now

@@ -3,6 +3,7 @@ package plan
 import (
 	"maps"
 
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/render"
 )
@@ -66,7 +67,7 @@ func (s *scope) resolveApproved(text string) string {
 			continue
 		}
 		j := i + 1
-		for j < len(text) && isIDByte(text[j]) {
+		for j < len(text) && parser.IsNameByte(text[j]) {
 			j++
 		}
 		if j == i+1 || len(text)-j < len(suffix) || text[j:j+len(suffix)] != suffix {
@@ -92,12 +93,6 @@ func (s *scope) resolveApproved(text string) string {
 	return string(append(out, text[last:]...))
 }
 
-// isIDByte reports whether c may appear in a step id that a reference can
-// name: [A-Za-z0-9_-].
-func isIDByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
-}
-
 // hasOutputRef reports whether text holds a reference to a step's output,
 // "$id.stdout…" or "$id.json…", which a plan cannot know.
 func hasOutputRef(text string) bool {
@@ -106,7 +101,7 @@ func hasOutputRef(text string) bool {
 			continue
 		}
 		j := i + 1
-		for j < len(text) && isIDByte(text[j]) {
+		for j < len(text) && parser.IsNameByte(text[j]) {
 			j++
 		}
 		if j > i+1 && j < len(text) && text[j] == '.' {
@@ -126,7 +121,7 @@ func isOutputRef(text string) bool {
 		return false
 	}
 	j := 1
-	for j < len(text) && isIDByte(text[j]) {
+	for j < len(text) && parser.IsNameByte(text[j]) {
 		j++
 	}
 	if j == 1 || j >= len(text) || text[j] != '.' {

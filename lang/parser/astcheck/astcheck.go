@@ -6,7 +6,6 @@ package astcheck
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
@@ -109,12 +108,8 @@ func (c *checker) node(n, parent ast.Node, scalar *ast.Scalar) {
 // the node's fields.
 func spelling(n ast.Node) (string, bool) {
 	switch n := n.(type) {
-	case *ast.StepRef:
-		return "$" + n.ID + path(n.Path), true
-	case *ast.BracedRef:
-		return "${" + n.ID + path(n.Path) + "}", true
-	case *ast.ArgRef:
-		return "${" + n.Name + "}", true
+	case ast.Ref:
+		return ast.RefText(n), true
 	case *ast.Ident:
 		return n.Name, true
 	case *ast.ShellVar:
@@ -127,15 +122,6 @@ func spelling(n ast.Node) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-func path(p []*ast.Ident) string {
-	var b strings.Builder
-	for _, s := range p {
-		b.WriteByte('.')
-		b.WriteString(s.Name)
-	}
-	return b.String()
 }
 
 // token checks that the token's source range maps back, through the
