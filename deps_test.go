@@ -44,6 +44,10 @@ var layers = []struct {
 	{"runtime", []string{"lang/"}},
 	{"runtime/plan", []string{"lang/", "runtime"}},                    // above the executor: plans from the same pieces
 	{"runtime/preview", []string{"lang/", "runtime", "runtime/plan"}}, // load, check and plan, for every front end
+	// Temporal's executor and the choice of engine sit above the engine:
+	// nothing else under runtime depends on Temporal.
+	{"runtime/temporal", []string{"lang/", "runtime"}},
+	{"runtime/engines", []string{"lang/", "runtime"}},
 	{"lsp", []string{"lang/", "runtime"}},
 	{"mcp", []string{"lang/", "runtime", "schema", "docs"}}, // beside lsp: the toolchain for agents
 }
@@ -262,6 +266,10 @@ func TestAllowedImport(t *testing.T) {
 		{"runtime/pipeline", "lang/commands", true},
 		{"runtime/pipeline", "lang/parser", true},
 		{"runtime/plan", "runtime/engine", true},
+		{"runtime/temporal", "runtime/engine", true},
+		{"runtime/temporal/temporaltest", "runtime/temporal", true},
+		{"runtime/engines", "runtime/temporal", true},
+		{"cmd/lobster", "runtime/engines", true},
 		{"runtime/plan", "lang/parser", true},
 		{"lsp", "runtime/plan", true},
 		{"lsp", "lang/check", true},
@@ -297,6 +305,9 @@ func TestAllowedImport(t *testing.T) {
 		{"runtime", "lsp", false},
 		{"runtime/pipeline", "cmd/lobster", false},
 		{"runtime/engine", "runtime/plan", false},
+		{"runtime/engine", "runtime/temporal", false},
+		{"runtime/engine", "runtime/engines", false},
+		{"runtime/pipeline", "runtime/temporal", false},
 		{"runtime/preview", "runtime/plan", true},
 		{"lang/config", "lang/check", true},
 		{"lang/config", "lang/schema", true},

@@ -77,6 +77,9 @@ func init() {
 			flags: one(resumeFlagSet), run: noStdin(runResume)},
 		{name: "doctor", group: "run", summary: "check that this lobster can run workflows",
 			usage: []string{"lobster doctor [NOTES...]"}, doc: doctorDoc, run: noStdin(runDoctor)},
+		{name: "worker", group: "run", summary: "run the steps of runs on Temporal (lobster run --engine temporal)",
+			usage: workerUsage, doc: workerDoc, more: workerMore,
+			flags: one(func() *flag.FlagSet { return workerFlagSet(new(workerOptions)) }), run: noStdin(runWorker)},
 
 		{name: "state", group: "state", summary: "list paused runs; prune the state directory",
 			usage: stateUsage, doc: stateDoc, more: stateMore, flags: stateFlagSets, run: noStdin(runState)},

@@ -10,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/runtime/engine"
+	"github.com/lobsterdev/lobster/runtime/engines"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/pipeline"
@@ -18,11 +20,14 @@ import (
 )
 
 // The text of lobster help resume.
-var resumeUsage = []string{"lobster resume (--token TOKEN | --id ID) (--approve yes|no | --response-json JSON | --cancel) [--allow-changed] [--ignore CODES]"}
+var resumeUsage = []string{"lobster resume (--token TOKEN | --id ID) (--approve yes|no | --response-json JSON | --cancel) [--allow-changed] [--ignore CODES] [--engine local|temporal ...]"}
 
 const resumeDoc = `Resume continues a workflow run or a pipeline that paused at an approval
 or input gate, and always prints one JSON envelope, as the reference does.
-"lobster state list" lists the paused runs.
+"lobster state list" lists the paused runs. A run started with --engine
+temporal waits on Temporal: resume it with --engine temporal, from any
+machine that reaches the service; its gate checks the approver and the
+response before it accepts them, and the run goes on on the workers.
 
 An approval with required_approver or require_different_approver needs
 LOBSTER_APPROVAL_APPROVED_BY in the environment of the resume.`
@@ -45,6 +50,7 @@ func resumeFlagSet() *flag.FlagSet {
 	fs.Bool("cancel", false, "cancel the paused run (--cancel false: do not)")
 	fs.Bool("allow-changed", false, "continue even though the workflow file changed since the pause (by default the resume is refused and the changed steps are named)")
 	fs.String("ignore", "", "as for run, `CODES` whose errors do not stop it: the file is checked again before it continues")
+	engineFlags(fs, new(engines.Config), false)
 	return fs
 }
 
@@ -58,12 +64,13 @@ type resumeFlags struct {
 	allowChanged bool
 	ignore       []string
 	unknown      string // the first word that looks like a flag and is none
+	engine       engines.Config
 }
 
 // parseResumeArgs reads the flags as the reference does (value after a
 // space or "="; unknown words ignored), with its messages.
 func parseResumeArgs(args []string) (resumeFlags, error) {
-	f := resumeFlags{response: jsvalue.Undefined}
+	f := resumeFlags{response: jsvalue.Undefined, engine: engines.FromEnv(os.Getenv)}
 	for i := 0; i < len(args); i++ {
 		name, value, hasValue := strings.Cut(args[i], "=")
 		next := func() string {
@@ -75,6 +82,12 @@ func parseResumeArgs(args []string) (resumeFlags, error) {
 				return args[i]
 			}
 			return ""
+		}
+		if engines.IsFlag(name) && name != "--task-queue" {
+			if _, err := f.engine.Flag(name, next()); err != nil {
+				return f, errors.New("resume " + err.Error())
+			}
+			continue
 		}
 		switch name {
 		case "--token":
@@ -174,7 +187,10 @@ func runResume(args []string, stdout, stderr io.Writer) int {
 		return out.fail(envelope.RuntimeError, err.Error(), exitFindings)
 	}
 	store := &state.Store{Dir: dir}
-	key, kind, err := resumeKey(store, flags)
+	var key, kind string // a run on Temporal keeps no local state
+	if isLocal(flags.engine) {
+		key, kind, err = engines.LocalKey(store, flags.token, flags.id, flags.cancel)
+	}
 	if errors.Is(err, state.ErrLegacyToken) && flags.cancel {
 		// Nothing is stored for a legacy token: cancelling it is
 		// trivially done, as in the reference.
@@ -224,63 +240,25 @@ func runResume(args []string, stdout, stderr io.Writer) int {
 // errReported is a failure resume already printed.
 var errReported = errors.New("reported")
 
-// resumeKey is the state key that --id or --token names (a paused workflow
-// or pipeline) and its kind; the id wins when both are given. A token's key
-// must name a resume state of the token's own kind (state.ResumeKind):
-// anything else (an approval index, a lock, a temporary file, another file
-// of the directory, a key too long or malformed, a state of the other kind)
-// is refused as an unknown state, before any file is touched.
-func resumeKey(store *state.Store, flags resumeFlags) (key, kind string, err error) {
-	if flags.id != "" {
-		key, err := store.LookupApproval(flags.id)
-		if err != nil {
-			return "", "", err
-		}
-		return key, state.ResumeKind(key), nil
-	}
-	tok, err := state.DecodeToken(flags.token)
-	if err != nil {
-		return "", "", err
-	}
-	if state.ResumeKind(tok.StateKey) != tok.Kind {
-		msg := "Workflow resume state not found"
-		switch {
-		case flags.cancel:
-			msg = "Resume state not found"
-		case tok.Kind == state.KindPipeline:
-			msg = "Pipeline resume state not found"
-		}
-		return "", "", &state.GoneError{Msg: msg}
-	}
-	return tok.StateKey, tok.Kind, nil
-}
-
 func resume(ctx context.Context, store *state.Store, key string, flags resumeFlags, out runOutput, force <-chan struct{}) (envelope.Result, error) {
-	if flags.cancel {
-		return engine.Cancel(ctx, store, key)
-	}
-	rs, err := engine.LoadResume(ctx, store, key)
+	e, err := openEngine(ctx, flags.engine)
 	if err != nil {
 		return envelope.Result{}, err
 	}
-	if err := rs.CheckDecision(flags.approve != nil, flags.response != jsvalue.Undefined); err != nil {
-		return envelope.Result{}, err
-	}
-	if flags.approve != nil && !*flags.approve {
-		return rs.Reject(ctx)
-	}
-	rs.Response = flags.response
-	file, code := loadValidated(rs.Saved.FilePath, out, flags.ignore)
-	if file == nil {
-		if code == exitUsage {
-			return envelope.Result{}, errReported
-		}
-		return envelope.Result{}, fmt.Errorf("workflow file %s could not be loaded", rs.Saved.FilePath)
-	}
-	stepsOnOneCore()
-	return engine.Run(ctx, file, engine.Options{
-		Env: os.Environ(), Stderr: out.stderr, Force: force,
-		FilePath: rs.Saved.FilePath, StateDir: store.Dir,
-		Resume: rs, AllowChanged: flags.allowChanged,
+	defer e.Close()
+	return e.Resume(ctx, engines.ResumeRequest{
+		Token: flags.token, ID: flags.id, Key: key, Approve: flags.approve, Response: flags.response, Cancel: flags.cancel,
+		AllowChanged: flags.allowChanged, Env: os.Environ(), Stderr: out.stderr, StateDir: store.Dir, Force: force,
+		Load: func(path string) (*ast.File, error) {
+			file, code := loadValidated(path, out, flags.ignore)
+			if file == nil {
+				if code == exitUsage {
+					return nil, errReported
+				}
+				return nil, fmt.Errorf("workflow file %s could not be loaded", path)
+			}
+			stepsOnOneCore()
+			return file, nil
+		},
 	})
 }

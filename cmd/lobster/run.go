@@ -22,6 +22,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/engine"
+	"github.com/lobsterdev/lobster/runtime/engines"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/state"
@@ -29,7 +30,7 @@ import (
 
 // The text of lobster help run.
 var runUsage = []string{
-	"lobster run [--mode tool] [--args-json JSON] [--progress MODE] [--file] FILE",
+	"lobster run [--mode tool] [--args-json JSON] [--progress MODE] [--engine local|temporal ...] [--file] FILE",
 	"lobster run [--mode tool] [--dry-run] '<pipeline>'",
 }
 
@@ -51,6 +52,11 @@ inside a pipeline step pauses the workflow the same way.
 Instead of a file, run takes a pipeline: its words, joined with spaces, as
 in lobster 'exec --json --shell "echo [1,2]" | json'.
 
+With --engine temporal the run is a workflow on Temporal, its steps run on
+"lobster worker" processes and its gates wait there, durably, for
+"lobster resume --engine temporal" from any machine; this command follows
+the run to its end or first pause (README: Running on Temporal).
+
 Flags may come anywhere on the command line; a value follows its flag after
 a space or "=".`
 
@@ -68,6 +74,7 @@ type runFlags struct {
 	ignore   []string // --ignore codes: their errors do not stop the run
 	progress string   // "" when not given
 	rest     []string
+	engine   engines.Config
 }
 
 // runFlagSet is the flags of lobster run, set in f.
@@ -95,6 +102,7 @@ func runFlagSet(f *runFlags) *flag.FlagSet {
 		f.progress = s
 		return nil
 	})
+	engineFlags(fs, &f.engine, true)
 	return fs
 }
 
@@ -102,7 +110,7 @@ func runFlagSet(f *runFlags) *flag.FlagSet {
 // anywhere, with their value after a space or "="; the other words,
 // unknown flags among them, are rest.
 func parseRunArgs(args []string) (runFlags, error) {
-	var f runFlags
+	f := runFlags{engine: engines.FromEnv(os.Getenv)}
 	rest, err := scanFlags(runFlagSet(&f), args)
 	f.rest, f.tool = rest, f.mode == "tool"
 	if err != nil {
@@ -223,22 +231,36 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 
 	ctx, force, stop, signalled := signalContext()
 	defer stop()
-	opts := engine.Options{Args: provided, Env: os.Environ(), Stderr: stderr, Force: force, FilePath: abs, StateDir: stateDir}
+	e, err := openEngine(ctx, flags.engine)
+	if err != nil {
+		return out.fail(envelope.RuntimeError, err.Error(), exitFindings)
+	}
+	defer e.Close()
+	dir, _ := os.Getwd()
+	req := engines.RunRequest{File: file, Path: abs, Args: provided, Env: os.Environ(), Dir: dir,
+		Force: force, StateDir: stateDir}
 	mode := progressNone
-	if !out.tool || flags.progress != "" {
+	if isLocal(flags.engine) && (!out.tool || flags.progress != "") {
+		// A run on Temporal tells no step events to the client.
 		mode = progressMode(flags.progress, stderr, os.Getenv)
 	}
 	display := newProgress(mode, stderr, os.Getenv)
-	opts.Stderr, opts.OnStep = display.logWriter(), display.event
-	if !out.tool {
-		opts.Terminal = terminal(os.Stdin, stdout, stderr, display)
+	req.Stderr, req.OnStep = display.logWriter(), display.event
+	if !out.tool && isLocal(flags.engine) {
+		req.Terminal = terminal(os.Stdin, stdout, stderr, display)
 	}
-	stepsOnOneCore()
+	if isLocal(flags.engine) {
+		stepsOnOneCore()
+	}
 	display.start()
-	res, err := engine.Run(ctx, file, opts)
+	res, err := e.Run(ctx, req)
 	display.end(err == nil && res.Status != envelope.StatusCancelled)
 	if code := signalled(); code != 0 {
-		out.fail(envelope.RuntimeError, "run cancelled by signal", code)
+		msg := "run cancelled by signal"
+		if !isLocal(flags.engine) {
+			msg = "stopped following the run (signal); it goes on on Temporal"
+		}
+		out.fail(envelope.RuntimeError, msg, code)
 		return code
 	}
 	if err != nil {
@@ -324,6 +346,26 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// openEngine opens the engine a command chose (tests replace it).
+var openEngine = engines.Open
+
+// isLocal says whether c chooses the local engine.
+func isLocal(c engines.Config) bool { return c.Engine == "" || c.Engine == engines.Local }
+
+// engineFlags adds the flags that choose the engine to fs, set in c; the
+// task queue only where a run starts.
+func engineFlags(fs *flag.FlagSet, c *engines.Config, taskQueue bool) {
+	set := func(name string) func(string) error {
+		return func(v string) error { _, err := c.Flag("--"+name, v); return err }
+	}
+	fs.Func("engine", "`local|temporal` where the run happens: local, in this process (the default), or temporal, a workflow on Temporal whose steps run on lobster worker processes and whose gates wait there for lobster resume --engine temporal from anywhere", set("engine"))
+	fs.Func("temporal-address", "`HOST:PORT` the Temporal service, for --engine temporal (default TEMPORAL_ADDRESS, else localhost:7233)", set("temporal-address"))
+	fs.Func("temporal-namespace", "`NS` its namespace (default TEMPORAL_NAMESPACE, else default)", set("temporal-namespace"))
+	if taskQueue {
+		fs.Func("task-queue", "`QUEUE` the task queue of the run on Temporal, served by lobster worker --task-queue QUEUE (default: the temporal section of the project's .lobsterrc.yaml, else lobster)", set("task-queue"))
+	}
 }
 
 // terminal is where interactive gates ask, when standard input is a

@@ -177,12 +177,19 @@ type Gate struct {
 	// there is none).
 	Schema any
 
-	saved func() *Saved // the resume state of a run that ends here
-	fit   func() error  // cuts an input request to the envelope size
+	saved  func() *Saved  // the resume state of a run that ends here
+	fit    func() error   // cuts an input request to the envelope size
+	digest func() *Digest // fingerprints the workflow file
 }
 
-// Saved is the resume state of a run that ends at the gate.
+// Saved is the resume state of a run that ends at the gate, without its
+// Digest.
 func (g *Gate) Saved() *Saved { return g.saved() }
+
+// Digest fingerprints the workflow file (and the sub-workflows it names)
+// as the gate sees it, for a resume to tell what changed since; it reads
+// those files.
+func (g *Gate) Digest() *Digest { return g.digest() }
 
 // Fit cuts an input request's subject until the tool envelope holds it
 // (the resumeToken set to ""), or fails; an approval has nothing to cut.
@@ -224,9 +231,6 @@ type Decision struct {
 	Approver string // who approves (LOBSTER_APPROVAL_APPROVED_BY, trimmed)
 	Response any    // an input's response; jsvalue.Undefined for none
 	Cancel   bool   // the run is cancelled instead
-	// Env, when set, replaces the run's environment from here on, as a
-	// resume in a new process does.
-	Env []string
 }
 
 // approved says whether the decision grants an approval.

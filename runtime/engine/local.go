@@ -59,7 +59,9 @@ func (x *local) Pause(ctx Ctx, g *Gate) (*envelope.Result, *Decision, error) {
 	if err := g.Fit(); err != nil {
 		return nil, nil, err
 	}
-	token, approvalID, err := x.pause(stdContext(ctx), g.Saved(), g.Kind == ApprovalGate)
+	saved := g.Saved()
+	saved.Digest = g.Digest()
+	token, approvalID, err := x.pause(stdContext(ctx), saved, g.Kind == ApprovalGate)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -146,7 +146,7 @@ func performPipeline(ctx context.Context, cmd *Command, h Host) (*jsvalue.Object
 	}
 	if s, ok := res.Suspended(); ok && cmd.TopLevel {
 		s.Stage += len(stages) - len(run)
-		return nil, &Suspension{stages: stages, Items: input, Suspension: s}
+		return nil, &Suspension{Stages: pipeline.StagesValue(stages), Items: input, Suspension: s}
 	}
 	if res.Halted {
 		name := ""
@@ -173,8 +173,8 @@ func performPipeline(ctx context.Context, cmd *Command, h Host) (*jsvalue.Object
 // answer continues the pipeline at the stage that asked. Perform returns
 // it as an error.
 type Suspension struct {
-	stages []pipeline.Stage // nil when rebuilt by NewSuspension
-	Items  []any            // the step's input items
+	Stages []any // the pipeline's stages (pipeline.StagesValue)
+	Items  []any // the step's input items
 	pipeline.Suspension
 }
 

@@ -62,7 +62,7 @@ func (r *runner) pausePipeline(ctx Ctx, idx int, id string, p *Suspension) (res 
 			req.Set(k, v)
 		}
 	}
-	g := &Gate{Kind: PipelineGate, StepID: id, Request: req, Schema: get(req, "responseSchema")}
+	g := &Gate{Kind: PipelineGate, StepID: id, Request: req, Schema: get(req, "responseSchema"), digest: r.digest}
 	g.fit = func() error { return r.fit(id, req) }
 	g.saved = func() *Saved {
 		saved := r.saved(idx)
@@ -76,7 +76,7 @@ func (r *runner) pausePipeline(ctx Ctx, idx int, id string, p *Suspension) (res 
 		if items == nil {
 			items = []any{}
 		}
-		saved.PipelineInput = jsvalue.Obj("pipeline", pipeline.StagesValue(p.stages), "resumeAtIndex", float64(p.Stage),
+		saved.PipelineInput = jsvalue.Obj("pipeline", p.Stages, "resumeAtIndex", float64(p.Stage),
 			"items", items, "commandInput", p.CommandInput)
 		return saved
 	}
@@ -86,9 +86,6 @@ func (r *runner) pausePipeline(ctx Ctx, idx int, id string, p *Suspension) (res 
 	}
 	if d.Cancel {
 		return cancelled(), nil
-	}
-	if err := r.resumed(d); err != nil {
-		return nil, err
 	}
 	r.continuation = &Continuation{Stage: p.Stage, Items: p.Items, Response: d.Response}
 	return nil, nil

@@ -28,6 +28,7 @@ type Resume struct {
 
 	raw     json.RawMessage // the state as loaded, for the claim
 	claimed *state.Claim
+	taken   bool // the boundary was crossed by a resume without a store
 }
 
 // errStateNotFound is a resume whose state is gone: claimed by another
@@ -197,7 +198,13 @@ func (r *runner) applyResume(steps []*ast.Step, rs *Resume) error {
 // with "Workflow resume state not found" having run nothing. A nil resume
 // or one already claimed does nothing.
 func (rs *Resume) claim(ctx context.Context) error {
-	if rs == nil || rs.claimed != nil {
+	if rs == nil || rs.claimed != nil || rs.taken {
+		return nil
+	}
+	if rs.Store == nil {
+		// A paused run kept by its executor (a Temporal workflow, which
+		// waits between legs): nothing to take but the boundary.
+		rs.taken = true
 		return nil
 	}
 	c, err := rs.Store.ClaimResume(ctx, rs.Key, rs.raw)
@@ -215,6 +222,13 @@ func (rs *Resume) claim(ctx context.Context) error {
 	rs.claimed = c
 	return nil
 }
+
+// Claim crosses the execution boundary of a resumed run (see claim).
+func (rs *Resume) Claim(ctx context.Context) error { return rs.claim(ctx) }
+
+// Claimed says whether the resumed run crossed its execution boundary:
+// before, a failure leaves the pause as it was.
+func (rs *Resume) Claimed() bool { return rs != nil && (rs.claimed != nil || rs.taken) }
 
 // finish settles a resume whose run completed: its state, the states its
 // earlier pauses left, and its approval id are deleted.

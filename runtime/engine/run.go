@@ -311,25 +311,11 @@ func (r *runner) run(ctx Ctx, steps []*ast.Step) (envelope.Result, error) {
 }
 
 // settings reads what the run's environment sets: the environment steps
-// start from, LLM prices. A resume that
-// brings a new environment reads them again, as a new process would.
+// start from, LLM prices.
 func (r *runner) settings() error {
 	r.base = BaseEnv(r.opts.Env, r.args)
-	fresh := newCosts(r.getenv, r.opts.Stderr)
-	if r.costs != nil {
-		fresh.entries = r.costs.entries
-	}
-	r.costs = fresh
+	r.costs = newCosts(r.getenv, r.opts.Stderr)
 	return nil
-}
-
-// resumed applies what a decision brings besides its answer.
-func (r *runner) resumed(d *Decision) error {
-	if d.Env == nil {
-		return nil
-	}
-	r.opts.Env = d.Env
-	return r.settings()
 }
 
 // execute runs a step's execution (a for_each loop, parallel branches, a
@@ -368,7 +354,7 @@ func (r *runner) approval(ctx Ctx, idx int, id string, c approvalConfig, record 
 	if identity.InitiatedBy != "" {
 		record.Set("initiatedBy", identity.InitiatedBy)
 	}
-	g := &Gate{Kind: ApprovalGate, StepID: id, Request: req, Identity: identity, Schema: jsvalue.Undefined}
+	g := &Gate{Kind: ApprovalGate, StepID: id, Request: req, Identity: identity, Schema: jsvalue.Undefined, digest: r.digest}
 	g.saved = func() *Saved {
 		saved := r.saved(idx + 1)
 		saved.ApprovalStepID = id
@@ -386,7 +372,7 @@ func (r *runner) approval(ctx Ctx, idx int, id string, c approvalConfig, record 
 		return envelope.Result{}, false, err
 	}
 	approve(record, d.Approver)
-	return envelope.Result{}, false, r.resumed(d)
+	return envelope.Result{}, false, nil
 }
 
 // input handles an input step.
@@ -399,7 +385,7 @@ func (r *runner) input(ctx Ctx, idx int, step *ast.Step) (envelope.Result, bool,
 	}
 	subject := inputSubject(stdin, step.Stdin != nil && stdin != jsvalue.Undefined, r.last)
 	req := inputRequest(c, subject)
-	g := &Gate{Kind: InputGate, StepID: id, Request: req, Schema: c.schema}
+	g := &Gate{Kind: InputGate, StepID: id, Request: req, Schema: c.schema, digest: r.digest}
 	g.fit = func() error { return r.fit(id, req) }
 	g.saved = func() *Saved {
 		saved := r.saved(idx + 1)
@@ -418,7 +404,7 @@ func (r *runner) input(ctx Ctx, idx int, step *ast.Step) (envelope.Result, bool,
 	record := jsvalue.Obj("id", id, "subject", subject, "response", d.Response)
 	r.store(id, record)
 	r.last = record
-	return envelope.Result{}, false, r.resumed(d)
+	return envelope.Result{}, false, nil
 }
 
 // pause stops the run at gate g (see Executor.Pause), with the events
@@ -461,6 +447,9 @@ func deref(res *envelope.Result) envelope.Result {
 	return *res
 }
 
+// digest fingerprints the run's workflow file (see DigestOf).
+func (r *runner) digest() *Digest { return DigestOf(r.w, r.opts.FilePath) }
+
 // saved is the resume state of a pause that continues at step index at.
 func (r *runner) saved(at int) *Saved {
 	s := &Saved{
@@ -470,7 +459,6 @@ func (r *runner) saved(at int) *Saved {
 		Args:          r.args,
 		InputSchema:   jsvalue.Undefined,
 		CreatedAt:     state.ISOTime(r.opts.Now()),
-		Digest:        DigestOf(r.w, r.opts.FilePath),
 	}
 	if sum := r.costs.summary(); sum != nil {
 		s.Cost = sum

@@ -1,0 +1,171 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	goruntime "runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lobsterdev/lobster/internal/conformance"
+	"github.com/lobsterdev/lobster/runtime/engines"
+	"github.com/lobsterdev/lobster/runtime/temporal"
+	"github.com/lobsterdev/lobster/runtime/temporal/temporaltest"
+)
+
+// TestConformanceOnTemporal replays the conformance cases that run or
+// resume a workflow with --engine temporal, in process, each case's runs
+// in Temporal's test environment (workflow code, activities and child
+// workflows in this process): the same exit codes, standard output and,
+// where compared, standard error as the local engine, except the listing
+// of the state directory, which a run on Temporal does not use.
+//
+// Cases run one after another: each sets the process's working
+// directory and environment, as its commands would be run in.
+func TestConformanceOnTemporal(t *testing.T) {
+	cases, err := conformance.Glob(filepath.Join("..", "..", "conformance", "cases"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	procs := goruntime.GOMAXPROCS(0)
+	defer goruntime.GOMAXPROCS(procs)
+	defer func() {
+		if built {
+			if dir, err := shims(); err == nil {
+				os.RemoveAll(dir)
+			}
+		}
+	}()
+	ran, passed := 0, 0
+	for _, c := range cases {
+		if !c.RunsWorkflow() {
+			continue
+		}
+		ran++
+		ok := t.Run(c.Name(), func(t *testing.T) { runOnTemporal(t, c) })
+		if ok {
+			passed++
+		}
+	}
+	t.Logf("%d of %d cases that run workflows pass on Temporal's test environment", passed, ran)
+	if ran < 100 {
+		t.Fatalf("only %d cases run workflows", ran)
+	}
+}
+
+// shims is the directory of the openclaw.invoke and clawd.invoke programs
+// the cases that name $SHIMS run (with the lobster they run), built once.
+var built bool
+
+var shims = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "lobster-shims-")
+	if err != nil {
+		return "", err
+	}
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "github.com/lobsterdev/lobster/cmd/lobster",
+		"github.com/lobsterdev/lobster/cmd/openclaw.invoke", "github.com/lobsterdev/lobster/cmd/clawd.invoke")
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the shims: %v\n%s", err, out)
+	}
+	return dir, nil
+})
+
+func runOnTemporal(t *testing.T, c *conformance.Case) {
+	work, _ := filepath.EvalSymlinks(t.TempDir())
+	dir := ""
+	if strings.Contains(string(c.Files["cmd"]), "$SHIMS") {
+		built = true
+		var err error
+		if dir, err = shims(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setup, err := c.SetUp(work, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer setup.Close()
+	t.Chdir(work)
+	// The commands see only the case's environment, as in the binary's
+	// suite (this process's LOBSTER_ and TEMPORAL_ settings are not
+	// theirs).
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "LOBSTER_") || strings.HasPrefix(name, "TEMPORAL_") {
+			t.Setenv(name, "")
+			os.Unsetenv(name)
+		}
+	}
+	t.Setenv("HOME", work)
+	t.Setenv("LOBSTER_STATE_DIR", filepath.Join(work, ".state"))
+
+	backend := temporaltest.New(&temporal.Activities{})
+	defer backend.Close()
+	open := openEngine
+	openEngine = func(ctx context.Context, cfg engines.Config) (engines.Engine, error) {
+		if cfg.Engine != engines.Temporal {
+			t.Fatalf("the command chose engine %q", cfg.Engine)
+		}
+		return engines.OnTemporal(temporal.NewEngine(kept{backend}, cfg.Temporal)), nil
+	}
+	defer func() { openEngine = open }()
+
+	var transcript strings.Builder
+	var stderr bytes.Buffer
+	code := 0
+	var token, id string
+	for _, step := range c.Steps {
+		args := conformance.Expand(step.Args, token, id)
+		for i, a := range args {
+			args[i] = setup.Expand(a)
+		}
+		if len(args) > 0 && (args[0] == "run" || args[0] == "resume") {
+			args = append([]string{args[0], "--engine", "temporal"}, args[1:]...)
+		}
+		var set []string
+		for k, v := range step.Env {
+			os.Setenv(k, setup.Expand(v))
+			set = append(set, k)
+		}
+		var stdout bytes.Buffer
+		code = run(args, strings.NewReader(""), &stdout, &stderr)
+		for _, k := range set {
+			os.Unsetenv(k)
+		}
+		if tok, i := conformance.PauseIDs(stdout.Bytes()); tok != "" {
+			token, id = tok, i
+		}
+		out := setup.Output(stdout.String())
+		if c.Single {
+			transcript.WriteString(out)
+			continue
+		}
+		fmt.Fprintf(&transcript, "$ lobster %s\n[exit %d]\n%s", strings.Join(step.Args, " "), code, conformance.NormalizeIDs(out))
+	}
+	transcript.WriteString(setup.Trailer())
+	wantExit, wantOut, wantErr := c.Want()
+	gotErr := strings.ReplaceAll(stderr.String(), work, "$WORK")
+	if got := strconv.Itoa(code); got != wantExit {
+		t.Errorf("exit %s, want %s\nstderr:\n%s", got, wantExit, stderr.String())
+	}
+	if got, want := transcript.String(), conformance.WithoutState(wantOut); got != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s\nstderr:\n%s", got, want, stderr.String())
+	}
+	if c.CompareStderr() && gotErr != wantErr {
+		t.Errorf("stderr:\n%s\nwant:\n%s", gotErr, wantErr)
+	}
+}
+
+// kept is a backend that a command's Close leaves open: the case's runs
+// outlive the command that started them, as runs on Temporal do.
+type kept struct{ temporal.Backend }
+
+func (kept) Close() {}

@@ -1,0 +1,155 @@
+package temporal
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/state"
+)
+
+// policy is a retry policy as the engine gives it.
+type policy struct {
+	max             int
+	delay, maxDelay time.Duration
+	factor          float64
+	jitterRequested bool
+}
+
+func (p policy) MaxAttempts() int { return p.max }
+func (p policy) Backoff() (time.Duration, float64, time.Duration, bool) {
+	return p.delay, p.factor, p.maxDelay, p.jitterRequested
+}
+
+// TestRetryPolicy: a step's retry becomes the activity's retry policy with
+// the reference's schedule: delay, then delay·2ⁿ⁻¹ capped (exponential),
+// or delay every time (fixed, never capped without jitter).
+func TestRetryPolicy(t *testing.T) {
+	tests := []struct {
+		p             policy
+		initial, maxi time.Duration
+		coefficient   float64
+		attempts      int32
+	}{
+		{policy{max: 1, delay: time.Second, maxDelay: 30 * time.Second, factor: 1}, time.Second, time.Second, 1, 1},
+		{policy{max: 3, delay: 10 * time.Millisecond, maxDelay: 30 * time.Second, factor: 1}, 10 * time.Millisecond, 10 * time.Millisecond, 1, 3},
+		{policy{max: 6, delay: 500 * time.Millisecond, maxDelay: 3 * time.Second, factor: 2}, 500 * time.Millisecond, 3 * time.Second, 2, 6},
+		// A cap under the first delay: every delay is the cap.
+		{policy{max: 2, delay: 5 * time.Second, maxDelay: time.Second, factor: 2}, time.Second, time.Second, 2, 2},
+		// A fixed delay over the cap is not capped (the reference caps
+		// only exponential delays, or jittered ones).
+		{policy{max: 2, delay: 5 * time.Second, maxDelay: time.Second, factor: 1}, 5 * time.Second, 5 * time.Second, 1, 2},
+		// Zero is a millisecond: Temporal reads 0 as a second.
+		{policy{max: 2, delay: 0, maxDelay: 0, factor: 1}, time.Millisecond, time.Millisecond, 1, 2},
+	}
+	for _, tt := range tests {
+		got := retryPolicy(tt.p)
+		if got.InitialInterval != tt.initial || got.MaximumInterval != tt.maxi || got.BackoffCoefficient != tt.coefficient || got.MaximumAttempts != tt.attempts {
+			t.Errorf("%+v: initial %s max %s coefficient %g attempts %d; want %s %s %g %d", tt.p,
+				got.InitialInterval, got.MaximumInterval, got.BackoffCoefficient, got.MaximumAttempts,
+				tt.initial, tt.maxi, tt.coefficient, tt.attempts)
+		}
+	}
+}
+
+func TestTokenKey(t *testing.T) {
+	key := TokenKey("0b5c-9f", 3)
+	if !strings.HasPrefix(key, state.WorkflowPrefix) {
+		t.Errorf("key %q does not look like a workflow state key", key)
+	}
+	run, gate, ok := ParseTokenKey(key)
+	if !ok || run != "0b5c-9f" || gate != 3 {
+		t.Errorf("ParseTokenKey(%q) = %q %d %v", key, run, gate, ok)
+	}
+	for _, bad := range []string{"workflow_resume_abc", "pipeline_resume_x.1", "workflow_resume_x.0", "workflow_resume_.2", "workflow_resume_x.y"} {
+		if _, _, ok := ParseTokenKey(bad); ok {
+			t.Errorf("ParseTokenKey(%q) accepted", bad)
+		}
+	}
+}
+
+func TestProjectRoutes(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "flows", "ml")
+	os.MkdirAll(sub, 0o755)
+	p, err := FindProject(sub)
+	if err != nil || p.Path != "" || len(p.Routes) != 0 {
+		t.Fatalf("no configuration: %+v, %v", p, err)
+	}
+	os.WriteFile(filepath.Join(root, ConfigName), []byte(`
+temporal:
+  task_queue: team
+  routes:
+    - steps: ["train*", eval]
+      task_queue: gpu
+    - steps: ["*"]
+      task_queue: cpu
+`), 0o644)
+	p, err = FindProject(sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.TaskQueue != "team" || len(p.Routes) != 2 {
+		t.Fatalf("read %+v", p)
+	}
+	run := &wfRun{in: &RunInput{Routes: p.Routes, TaskQueue: p.TaskQueue}}
+	for id, want := range map[string]string{"train-a": "gpu", "eval": "gpu", "evaluate": "cpu", "fetch": "cpu"} {
+		if got := run.route(id); got != want {
+			t.Errorf("route(%s) = %s, want %s", id, got, want)
+		}
+	}
+	for _, bad := range []string{
+		"temporal:\n  routes:\n    - steps: [a]\n",
+		"temporal:\n  routes:\n    - task_queue: q\n",
+		"temporal:\n  routes:\n    - steps: ['[']\n      task_queue: q\n",
+		"temporal:\n  task_queues: x\n",
+	} {
+		os.WriteFile(filepath.Join(root, ConfigName), []byte(bad), 0o644)
+		if _, err := FindProject(sub); err == nil || !strings.Contains(err.Error(), ConfigName) {
+			t.Errorf("%q: %v, want an error naming the file", bad, err)
+		}
+	}
+}
+
+// TestCodec: small payloads stay readable JSON, large ones are compressed,
+// and both decode to what was encoded.
+func TestCodec(t *testing.T) {
+	c := Codec()
+	small := &commonpb.Payload{Metadata: map[string][]byte{"encoding": []byte("json/plain")}, Data: []byte(`{"id":"a","stdout":"` + strings.Repeat("ok ", 1000) + `"}`)}
+	large := &commonpb.Payload{Metadata: map[string][]byte{"encoding": []byte("json/plain")}, Data: []byte(`"` + strings.Repeat("log line\n", 2000) + `"`)}
+	enc, err := c.Encode([]*commonpb.Payload{small, large})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(enc[0].Metadata["encoding"]) != "json/plain" {
+		t.Errorf("a small payload was encoded: %s", enc[0].Metadata["encoding"])
+	}
+	if string(enc[1].Metadata["encoding"]) != "binary/zlib" || len(enc[1].Data) >= len(large.Data)/10 {
+		t.Errorf("a large payload: %s, %d bytes of %d", enc[1].Metadata["encoding"], len(enc[1].Data), len(large.Data))
+	}
+	dec, err := c.Decode(enc)
+	if err != nil || string(dec[0].Data) != string(small.Data) || string(dec[1].Data) != string(large.Data) {
+		t.Errorf("decode: %v", err)
+	}
+}
+
+// TestJSONKeepsKeyOrder: runtime values travel with their keys in order.
+func TestJSONKeepsKeyOrder(t *testing.T) {
+	v := jsvalue.Obj("z", 1.0, "a", []any{"x", jsvalue.Obj("m", true, "b", nil)})
+	p, err := DataConverter().ToPayload(&JSON{v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back JSON
+	if err := DataConverter().FromPayload(p, &back); err != nil {
+		t.Fatal(err)
+	}
+	if got := jsvalue.Stringify(back.V, ""); got != `{"z":1,"a":["x",{"m":true,"b":null}]}` {
+		t.Errorf("round trip: %s", got)
+	}
+}
