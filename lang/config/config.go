@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -407,6 +408,33 @@ func (c *Config) validate(d *decoder) {
 		if !envName.MatchString(name) {
 			d.invalid(node(fmt.Sprintf("env[%d]", i)), "%q is not an environment variable name", name)
 		}
+	}
+
+	if t := f.Temporal; t != nil {
+		valid := t.Routes[:0]
+		for i, r := range t.Routes {
+			p := fmt.Sprintf("temporal.routes[%d]", i)
+			// A missing key is the decoder's finding; an empty one ours.
+			ok := r != nil && len(r.Steps) > 0 && r.TaskQueue != ""
+			if _, present := d.values[p+".steps"]; present && r != nil && len(r.Steps) == 0 {
+				d.invalid(node(p+".steps"), "a route needs at least one step id pattern")
+			}
+			if _, present := d.values[p+".task_queue"]; present && r != nil && r.TaskQueue == "" {
+				d.invalid(node(p+".task_queue"), "a route's task_queue cannot be empty")
+			}
+			if r != nil {
+				for j, pattern := range r.Steps {
+					if _, err := path.Match(pattern, ""); err != nil {
+						d.invalid(node(fmt.Sprintf("%s.steps[%d]", p, j)), "%q is not a valid step id pattern", pattern)
+						ok = false
+					}
+				}
+			}
+			if ok {
+				valid = append(valid, r)
+			}
+		}
+		t.Routes = valid
 	}
 
 	if sc := f.Shellcheck; sc != nil {

@@ -283,6 +283,10 @@ func TestSchemaAgrees(t *testing.T) {
 		{"shellcheck: {exclude: [SC20]}", false},
 		{"shellcheck: {enabled: yes}", false},
 		{"ignore: {'a/**': unknown-key}", false},
+		{"temporal: {task_queue: team, routes: [{steps: ['train*', eval], task_queue: gpu}]}", true},
+		{"temporal: {routes: [{steps: [], task_queue: gpu}]}", false},
+		{"temporal: {routes: [{steps: [a]}]}", false},
+		{"temporal: {queue: x}", false},
 	} {
 		doc, _, diags := parser.ParseDocument("c.yaml", []byte(tt.text))
 		if len(diags) > 0 {
@@ -342,6 +346,35 @@ func TestReadmeExample(t *testing.T) {
 	opts := c.CheckOptions(check.Options{Shellcheck: "shellcheck"})
 	if opts.ShellcheckShell != "bash" || opts.Shellcheck == "" || len(opts.Env) != 2 {
 		t.Errorf("options: %+v", opts)
+	}
+}
+
+// TestTemporalRoutes: routes are read in order; a route without steps or
+// a task queue, or with a bad pattern, is reported and left out.
+func TestTemporalRoutes(t *testing.T) {
+	c := Parse(".lobsterrc.yaml", []byte(`temporal:
+  task_queue: team
+  routes:
+    - steps: ["train*", eval]
+      task_queue: gpu
+    - steps: ["["]
+      task_queue: bad
+    - task_queue: none
+    - steps: []
+      task_queue: empty
+    - steps: ["*"]
+      task_queue: cpu
+`))
+	want := `6:15 error config-invalid: "[" is not a valid step id pattern
+8:7 error config-invalid: temporal.routes[2] needs a "steps"
+9:14 error config-invalid: a route needs at least one step id pattern
+`
+	if got := dump(c.Diags); got != want {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	}
+	tq := c.File.Temporal
+	if tq == nil || tq.TaskQueue != "team" || len(tq.Routes) != 2 || tq.Routes[0].TaskQueue != "gpu" || tq.Routes[1].TaskQueue != "cpu" {
+		t.Errorf("temporal: %+v", tq)
 	}
 }
 

@@ -18,6 +18,24 @@ type File struct {
 	Env []string `json:"env,omitempty" jsonschema:"title=Host environment variables"`
 	// How shellcheck is run on the shell text of run and command.
 	Shellcheck *Shellcheck `json:"shellcheck,omitempty"`
+	// Where runs started with lobster run --engine temporal go, and which of their steps run on which workers.
+	Temporal *Temporal `json:"temporal,omitempty"`
+}
+
+// Temporal is how runs of these workflows go on Temporal.
+type Temporal struct {
+	// The task queue of the runs: the workers of this queue run their workflows and the steps no route sends elsewhere. lobster run --task-queue overrides it. Default: lobster.
+	TaskQueue string `json:"task_queue,omitempty"`
+	// Routes pin steps to the workers of a task queue (the machines with the credentials or the GPUs they need). The first route whose pattern matches a step's id applies.
+	Routes []*Route `json:"routes,omitempty"`
+}
+
+// Route sends the commands of some steps to a task queue.
+type Route struct {
+	// Step id patterns (* any run of characters, ? one, [a-z] a class) of top-level steps, loop sub-steps and parallel branches.
+	Steps []string `json:"steps" jsonschema:"required,minItems=1"`
+	// The task queue their commands go to: only workers started with lobster worker --task-queue QUEUE take them.
+	TaskQueue string `json:"task_queue" jsonschema:"required,minLength=1"`
 }
 
 // Command is a pipeline command of the host.

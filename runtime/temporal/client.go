@@ -134,20 +134,17 @@ type RunRequest struct {
 
 // Run starts a run and follows it to its first pause or its end.
 func (e *Engine) Run(ctx context.Context, req RunRequest) (envelope.Result, error) {
-	project, err := FindProject(filepath.Dir(req.Path))
-	if err != nil {
-		return envelope.Result{}, err
-	}
+	projectQueue, routes := project(req.Path)
 	queue := e.cfg.TaskQueue
 	if queue == "" {
-		queue = project.TaskQueue
+		queue = projectQueue
 	}
 	if queue == "" {
 		queue = DefaultTaskQueue
 	}
 	runID := newRunID()
 	in := &RunInput{RunID: runID, Path: req.Path, Source: string(req.File.Src.Content), Env: Settings(req.Env),
-		BaseDir: req.Dir, Active: []string{realPath(req.Path)}, Routes: project.Routes, TaskQueue: queue,
+		BaseDir: req.Dir, Active: []string{realPath(req.Path)}, Routes: routes, TaskQueue: queue,
 		HeartbeatMs: req.HeartbeatMs}
 	if req.Args != nil {
 		in.Args = &JSON{req.Args}
@@ -202,7 +199,7 @@ func (e *Engine) Resume(ctx context.Context, rs Resume) (envelope.Result, error)
 	}
 	if rs.Cancel && engine.ErrorKind(clientError(err)) == engine.StateNotFoundKind {
 		// As a local cancel of a state that is gone says it.
-		return envelope.Result{}, errors.New("Resume state not found")
+		return envelope.Result{}, &state.GoneError{Msg: "Resume state not found"}
 	}
 	return result(out, err, rs.Stderr)
 }
@@ -331,7 +328,7 @@ func (b *sdkBackend) Resume(ctx context.Context, workflowID string, req *ResumeR
 }
 
 func (b *sdkBackend) RunOf(ctx context.Context, approvalID string) (string, error) {
-	d, err := b.c.DescribeWorkflowExecution(ctx, approvalIDPrefix+approvalID, "")
+	d, err := b.c.DescribeWorkflow(ctx, approvalIDPrefix+approvalID, "")
 	var notFound *serviceerror.NotFound
 	if errors.As(err, &notFound) {
 		return "", &state.ApprovalNotFoundError{ID: approvalID}
@@ -339,7 +336,7 @@ func (b *sdkBackend) RunOf(ctx context.Context, approvalID string) (string, erro
 	if err != nil {
 		return "", err
 	}
-	info := d.GetWorkflowExecutionInfo()
+	info := d.RawResponse.GetWorkflowExecutionInfo()
 	if info.GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING || info.GetParentExecution() == nil {
 		return "", &state.ApprovalNotFoundError{ID: approvalID}
 	}

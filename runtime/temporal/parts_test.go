@@ -73,15 +73,17 @@ func TestTokenKey(t *testing.T) {
 	}
 }
 
+// TestProjectRoutes: the project configuration's temporal section
+// chooses the run's task queue and the queue of each step's commands.
 func TestProjectRoutes(t *testing.T) {
 	root := t.TempDir()
 	sub := filepath.Join(root, "flows", "ml")
 	os.MkdirAll(sub, 0o755)
-	p, err := FindProject(sub)
-	if err != nil || p.Path != "" || len(p.Routes) != 0 {
-		t.Fatalf("no configuration: %+v, %v", p, err)
+	file := filepath.Join(sub, "w.lobster")
+	if q, routes := project(file); q != "" || routes != nil {
+		t.Fatalf("no configuration: %q %v", q, routes)
 	}
-	os.WriteFile(filepath.Join(root, ConfigName), []byte(`
+	os.WriteFile(filepath.Join(root, ".lobsterrc.yaml"), []byte(`
 temporal:
   task_queue: team
   routes:
@@ -90,29 +92,19 @@ temporal:
     - steps: ["*"]
       task_queue: cpu
 `), 0o644)
-	p, err = FindProject(sub)
-	if err != nil {
-		t.Fatal(err)
+	q, routes := project(file)
+	if q != "team" || len(routes) != 2 {
+		t.Fatalf("read %q %+v", q, routes)
 	}
-	if p.TaskQueue != "team" || len(p.Routes) != 2 {
-		t.Fatalf("read %+v", p)
-	}
-	run := &wfRun{in: &RunInput{Routes: p.Routes, TaskQueue: p.TaskQueue}}
+	run := &wfRun{in: &RunInput{Routes: routes, TaskQueue: q}}
 	for id, want := range map[string]string{"train-a": "gpu", "eval": "gpu", "evaluate": "cpu", "fetch": "cpu"} {
 		if got := run.route(id); got != want {
 			t.Errorf("route(%s) = %s, want %s", id, got, want)
 		}
 	}
-	for _, bad := range []string{
-		"temporal:\n  routes:\n    - steps: [a]\n",
-		"temporal:\n  routes:\n    - task_queue: q\n",
-		"temporal:\n  routes:\n    - steps: ['[']\n      task_queue: q\n",
-		"temporal:\n  task_queues: x\n",
-	} {
-		os.WriteFile(filepath.Join(root, ConfigName), []byte(bad), 0o644)
-		if _, err := FindProject(sub); err == nil || !strings.Contains(err.Error(), ConfigName) {
-			t.Errorf("%q: %v, want an error naming the file", bad, err)
-		}
+	run = &wfRun{in: &RunInput{}}
+	if got := run.route("x"); got != DefaultTaskQueue {
+		t.Errorf("no routes: %s", got)
 	}
 }
 
