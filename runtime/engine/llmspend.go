@@ -171,6 +171,7 @@ type ledger struct {
 	mu         sync.Mutex
 	parent     *ledger
 	parentStep string
+	onCharge   func(key string, model any, usage *jsvalue.Object) // Options.OnCharge
 	open       keyedCharges
 	settled    keyedCharges
 }
@@ -179,6 +180,9 @@ type ledger struct {
 func (l *ledger) record(key string, c charge) {
 	if key == "" {
 		return
+	}
+	if l.onCharge != nil {
+		l.onCharge(key, c.model, c.usage)
 	}
 	if l.parent != nil {
 		pc := c

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"io"
 	"math/rand/v2"
 	"time"
 
@@ -27,17 +28,28 @@ func (c localCtx) Err() error { return context.Cause(c.ctx) }
 func stdContext(c Ctx) context.Context { return c.(localCtx).ctx }
 
 func (x *local) Command(ctx Ctx, c *Call) (*jsvalue.Object, error) {
-	return withRetry(x, ctx, c.ID, c.Retry, c.Timeout, x.opts.Stderr, c.OnDispatch, c.BeforeRetry, c.OnRetry, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
-		cmd, err := c.Prepare()
-		if err != nil {
-			return nil, err
-		}
+	return RunAttempts(x, ctx, c, x.opts.Stderr, func(actx Ctx, cmd *Command, dispatched func()) (*jsvalue.Object, error) {
 		return Perform(stdContext(actx), cmd, Host{
 			Stderr: x.opts.Stderr, StateDir: x.opts.StateDir, Force: x.opts.Force, Terminal: x.opts.Terminal,
 			BeforeEffect: func() error { return x.Claim(actx) },
 			Dispatch:     dispatched,
 			LLM:          c.LLM,
 		})
+	})
+}
+
+// RunAttempts runs the attempts of a call on x as its policy says: each
+// prepares the command (c.Prepare) and hands it to perform, under the
+// call's timeout; between attempts it waits the policy's delay, logs the
+// retry on stderr and calls c.BeforeRetry. An attempt whose command
+// dispatched a request (perform calls dispatched) is the last.
+func RunAttempts(x Executor, ctx Ctx, c *Call, stderr io.Writer, perform func(actx Ctx, cmd *Command, dispatched func()) (*jsvalue.Object, error)) (*jsvalue.Object, error) {
+	return withRetry(x, ctx, c.ID, c.Retry, c.Timeout, stderr, c.OnDispatch, c.BeforeRetry, c.OnRetry, func(actx Ctx, dispatched func()) (*jsvalue.Object, error) {
+		cmd, err := c.Prepare()
+		if err != nil {
+			return nil, err
+		}
+		return perform(actx, cmd, dispatched)
 	})
 }
 

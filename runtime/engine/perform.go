@@ -162,8 +162,8 @@ func performPipeline(ctx context.Context, cmd *Command, h Host) (*jsvalue.Object
 		return nil, &haltError{fmt.Sprintf("Workflow step %s halted before completion at pipeline stage %s", cmd.ID, name)}
 	}
 	record := pipelineResult(cmd.ID, res.Items, rendered.String())
-	if s, ok := h.LLM.(*llmScope); ok && len(res.Items) == 0 && len(res.RenderedItems) > 0 {
-		s.rendered(record, res.RenderedItems)
+	if s, ok := h.LLM.(renderedAccounting); ok && len(res.Items) == 0 && len(res.RenderedItems) > 0 {
+		s.renderedItems(record, res.RenderedItems)
 	}
 	return record, nil
 }

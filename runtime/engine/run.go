@@ -64,6 +64,11 @@ type Options struct {
 	// a sub-workflow reports it to its parent step's attempt, which is
 	// then not retried either.
 	OnDispatch func()
+	// OnCharge, when set, hears of every LLM provider call that answered
+	// in the run (and its sub-workflows): an executor that runs a
+	// sub-workflow apart from its parent (a Temporal child workflow)
+	// reports them to the parent (ChargeParent).
+	OnCharge func(cacheKey string, model any, usage *jsvalue.Object)
 
 	// OnStep, when set, hears each top-level step of the run start, be
 	// skipped, finish or pause at a gate, on the run's goroutine, in order.
@@ -132,6 +137,7 @@ func Execute(ctx Ctx, x Executor, f *ast.File, opts Options) (envelope.Result, e
 	} else {
 		r.marks, r.ledger = newLLMMarks(), &ledger{}
 	}
+	r.ledger.onCharge = opts.OnCharge
 	if r.opts.Stderr == nil {
 		r.opts.Stderr = io.Discard
 	}
@@ -506,6 +512,18 @@ func (r *runner) beforeRetry() error {
 	}
 	r.settleUnbilled()
 	return r.costs.check(r.limit)
+}
+
+// ChargeParent records, in the accounting of the run that runs this
+// sub-workflow (o are its options, as Executor.RunWorkflow gets them), a
+// provider call the sub-workflow made while it ran apart (OnCharge): as
+// if the child had run in this process, the call is the parent step's
+// spend, settled by the answer when it comes back, else billed at the end
+// of the step.
+func (o Options) ChargeParent(cacheKey string, model any, usage *jsvalue.Object) {
+	if p := o.composedBy; p != nil {
+		p.ledger.record(cacheKey, charge{stepID: p.step, model: model, usage: usage})
+	}
 }
 
 // llmParent is a sub-workflow's view of its parent's LLM accounting.

@@ -67,13 +67,16 @@ func (a *Activities) Command(ctx context.Context, in *commandInput) (*commandOut
 	}
 	var log bytes.Buffer
 	var effect, dispatched atomic.Bool
+	llm := &engine.Tally{}
+	llm.Seed(cmd.Stdin, in.StdinAnswers)
 	rec, err := engine.Perform(ctx, cmd, engine.Host{Env: env, Dir: in.BaseDir, Stderr: &log, StateDir: a.StateDir,
 		BeforeEffect: func() error { effect.Store(true); return nil },
-		Dispatch:     func() { dispatched.Store(true) }})
+		Dispatch:     func() { dispatched.Store(true) },
+		LLM:          llm})
 	var asked *engine.Suspension
 	switch {
 	case errors.As(err, &asked):
-		return &commandOutput{Log: log.String(), Effect: effect.Load(), Dispatched: dispatched.Load(), Suspended: &suspended{Stages: &JSON{nonNil(asked.Stages)}, Stage: asked.Stage, Items: &JSON{nonNil(asked.Items)},
+		return &commandOutput{Log: log.String(), Effect: effect.Load(), Dispatched: dispatched.Load(), Tally: tallyOf(llm.Report(nil)), Suspended: &suspended{Stages: &JSON{nonNil(asked.Stages)}, Stage: asked.Stage, Items: &JSON{nonNil(asked.Items)},
 			Request: optional(asObject(asked.Request)), CommandInput: optional(asObject(asked.CommandInput))}}, nil
 	case err != nil:
 		// A request that may have taken effect is never sent again.
@@ -82,9 +85,9 @@ func (a *Activities) Command(ctx context.Context, in *commandInput) (*commandOut
 			fmt.Fprintf(a.log(), "[RETRY] Step '%s' failed (attempt %d/%d): %s\n", in.ID, info.Attempt, in.Attempts, err)
 		}
 		return nil, sdk.NewApplicationErrorWithOptions(err.Error(), engine.ErrorKind(err), sdk.ApplicationErrorOptions{NonRetryable: final,
-			Details: []any{failureDetails{Log: log.String(), Effect: effect.Load(), Dispatched: dispatched.Load()}}})
+			Details: []any{failureDetails{Log: log.String(), Effect: effect.Load(), Dispatched: dispatched.Load(), Tally: tallyOf(llm.Report(nil))}}})
 	}
-	out := &commandOutput{Record: &JSON{rec}, Log: log.String(), Effect: effect.Load(), Dispatched: dispatched.Load()}
+	out := &commandOutput{Record: &JSON{rec}, Log: log.String(), Effect: effect.Load(), Dispatched: dispatched.Load(), Tally: tallyOf(llm.Report(rec))}
 	if err := a.fits(in.ID, out); err != nil {
 		return nil, err
 	}

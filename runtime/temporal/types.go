@@ -7,6 +7,7 @@
 package temporal
 
 import (
+	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
@@ -114,6 +115,9 @@ type Outcome struct {
 	// Dispatched says a command of the run sent a request that must not
 	// be sent twice (see engine.Call.OnDispatch).
 	Dispatched bool
+	// Charges are the LLM provider calls of the run so far, for the
+	// parent of a sub-workflow's run (engine.Options.ChargeParent).
+	Charges []tallyCharge
 }
 
 // Result is the envelope result of an outcome without an error.
@@ -145,6 +149,9 @@ type commandInput struct {
 	TimeoutMs      int64
 	Attempts       int // the policy's, for the worker's log
 	Continue       *continuation
+	// StdinAnswers are the LLM answers among the stdin's objects (a
+	// pipeline's input items), for the command's tally.
+	StdinAnswers []engine.TallyAnswer
 }
 
 type continuation struct {
@@ -161,6 +168,7 @@ type commandOutput struct {
 	Log        string // what the command logged (pipeline commands' [WARN] …)
 	Effect     bool   // the command got as far as an effect
 	Dispatched bool   // it sent a request that must not be sent twice
+	Tally      *tally // what its LLM commands said
 }
 
 // failureDetails go with a command's failure (and, as the Log of an
@@ -169,6 +177,61 @@ type failureDetails struct {
 	Log        string
 	Effect     bool
 	Dispatched bool
+	Tally      *tally
+	Charges    []tallyCharge // a sub-workflow's (its Outcome's)
+}
+
+// tally is an engine.TallyReport as it travels.
+type tally struct {
+	Charges  []tallyCharge
+	Answers  []engine.TallyAnswer
+	Rendered *JSON
+}
+
+type tallyCharge struct {
+	Key   string
+	Model *JSON
+	Usage *JSON
+}
+
+func tallyOf(r *engine.TallyReport) *tally {
+	if r == nil {
+		return nil
+	}
+	t := &tally{Answers: r.Answers}
+	for _, c := range r.Charges {
+		tc := tallyCharge{Key: c.Key, Model: &JSON{c.Model}}
+		if c.Usage != nil {
+			tc.Usage = &JSON{c.Usage}
+		}
+		t.Charges = append(t.Charges, tc)
+	}
+	if r.Rendered != nil {
+		t.Rendered = &JSON{r.Rendered}
+	}
+	return t
+}
+
+// report is the engine's report of t (nil for none).
+func (t *tally) report() *engine.TallyReport {
+	if t == nil {
+		return nil
+	}
+	r := &engine.TallyReport{Answers: t.Answers}
+	for _, c := range t.Charges {
+		tc := engine.TallyCharge{Key: c.Key}
+		if c.Model != nil {
+			tc.Model = c.Model.V
+		}
+		if c.Usage != nil {
+			tc.Usage, _ = c.Usage.V.(*jsvalue.Object)
+		}
+		r.Charges = append(r.Charges, tc)
+	}
+	if t.Rendered != nil {
+		r.Rendered, _ = t.Rendered.V.([]any)
+	}
+	return r
 }
 
 type suspended struct {

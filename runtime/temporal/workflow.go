@@ -37,6 +37,9 @@ const (
 	// timeout_ms: Temporal needs one; a lost worker is found by its
 	// heartbeat instead.
 	noTimeout = 10 * 365 * 24 * time.Hour
+	// timeoutGrace is how much longer than a step's timeout_ms the
+	// service waits for its command before it counts it lost.
+	timeoutGrace = 5 * time.Second
 )
 
 // Workflow is a run of a workflow file: the engine's control logic, with
@@ -70,6 +73,15 @@ func Workflow(ctx workflow.Context, in *RunInput) (*Outcome, error) {
 		Composed: in.Composed,
 		// A sub-workflow tells its parent, whose attempt it makes final.
 		OnDispatch: func() { run.dispatched = true },
+	}
+	if in.Composed {
+		opts.OnCharge = func(key string, model any, usage *jsvalue.Object) {
+			c := tallyCharge{Key: key, Model: &JSON{model}}
+			if usage != nil {
+				c.Usage = &JSON{usage}
+			}
+			run.charges = append(run.charges, c)
+		}
 	}
 	var rs *engine.Resume
 	var last *pendingGate // the gate the leg was resumed from
@@ -183,6 +195,7 @@ type wfRun struct {
 	// dispatched is set once a command sent a request that must not be
 	// sent twice.
 	dispatched bool
+	charges    []tallyCharge // a sub-workflow's LLM calls, for its parent
 }
 
 // pendingGate is a gate a leg ended at.
@@ -216,6 +229,7 @@ func (p *pendingGate) release() {
 func (run *wfRun) publish(out *Outcome) {
 	out.Seq = len(run.outcomes) + 1
 	out.Dispatched = run.dispatched
+	out.Charges = run.charges
 	out.Log = run.log.String()[run.logMark:]
 	run.logMark = run.log.Len()
 	run.outcomes = append(run.outcomes, out)
@@ -305,36 +319,73 @@ type executor struct {
 	paused *pendingGate   // the gate the leg ended at
 }
 
+// Command runs a step's command. A shell command is one activity whose
+// retry policy is the step's: Temporal makes the attempts. A pipeline's
+// attempts are made here, one activity each, as the local engine makes
+// them: what an attempt spent on LLM calls and whether it dispatched a
+// request decide whether there is another (Call.BeforeRetry, OnDispatch),
+// and only the workflow can ask in between.
 func (x *executor) Command(c engine.Ctx, call *engine.Call) (*jsvalue.Object, error) {
 	cmd, err := call.Prepare()
 	if err != nil {
 		return nil, err
 	}
-	if cmd.Kind == "" {
+	switch cmd.Kind {
+	case "":
 		// Nothing to run, nothing to record.
 		return engine.Perform(context.Background(), cmd, engine.Host{})
+	case engine.ShellCommand:
+		x.Claim(c) // a shell command is an effect; a pipeline says whether it had one
+		return x.activity(c, call, cmd, retryPolicy(call.Retry), call.OnDispatch)
 	}
+	first := cmd
+	attempts := *call
+	// Each attempt's timeout is its activity's, so that what the attempt
+	// did before it timed out (a dispatch) comes back with its failure.
+	attempts.Timeout = 0
+	attempts.Prepare = func() (*engine.Command, error) {
+		if cmd := first; cmd != nil {
+			first = nil
+			return cmd, nil
+		}
+		return call.Prepare()
+	}
+	return engine.RunAttempts(x, c, &attempts, &x.run.log, func(actx engine.Ctx, cmd *engine.Command, dispatched func()) (*jsvalue.Object, error) {
+		if cmd.Kind == "" {
+			return engine.Perform(context.Background(), cmd, engine.Host{})
+		}
+		return x.activity(actx, call, cmd, &sdk.RetryPolicy{MaximumAttempts: 1}, dispatched)
+	})
+}
+
+// activity runs cmd as one activity (its attempts as policy says) and
+// hands what it reports to the run: its log, its effect, its dispatch,
+// its LLM calls (to call.LLM, see engine.ReplayTally).
+func (x *executor) activity(c engine.Ctx, call *engine.Call, cmd *engine.Command, policy *sdk.RetryPolicy, dispatched func()) (*jsvalue.Object, error) {
 	in := &commandInput{ID: cmd.ID, Kind: cmd.Kind, Text: cmd.Text, Stdin: optional(cmd.Stdin), Env: cmd.Env, Dir: cmd.Dir,
 		BaseDir: x.run.in.BaseDir, MaxOutput: cmd.MaxOutput, TopLevel: cmd.TopLevel,
-		TimeoutMs: call.Timeout.Milliseconds(), Attempts: call.Retry.MaxAttempts()}
+		TimeoutMs: call.Timeout.Milliseconds(), Attempts: int(policy.MaximumAttempts)}
 	if k := cmd.Continue; k != nil {
 		in.Continue = &continuation{Stage: k.Stage, Items: &JSON{k.Items}, Response: optional(k.Response)}
 	}
-	if cmd.Kind == engine.ShellCommand {
-		x.Claim(c) // a shell command is an effect; a pipeline says whether it had one
+	if cmd.Kind == engine.PipelineCommand {
+		in.StdinAnswers = engine.MarksIn(call.LLM, cmd.Stdin)
 	}
-	timeout := call.Timeout
-	if timeout <= 0 {
+	// The worker stops the command at timeout_ms itself (with the
+	// reference's message, and what the command did until then); the
+	// service's timeout, a little later, covers a worker that is gone.
+	timeout := call.Timeout + timeoutGrace
+	if call.Timeout <= 0 {
 		timeout = noTimeout
 	}
 	ctx := workflow.WithActivityOptions(wctx(c), workflow.ActivityOptions{
 		TaskQueue:           x.run.route(cmd.ID),
 		StartToCloseTimeout: timeout,
 		HeartbeatTimeout:    x.run.heartbeat(),
-		RetryPolicy:         retryPolicy(call.Retry),
+		RetryPolicy:         policy,
 	})
 	var out commandOutput
-	err = workflow.ExecuteActivity(ctx, commandActivity, in).Get(ctx, &out)
+	err := workflow.ExecuteActivity(ctx, commandActivity, in).Get(ctx, &out)
 	x.run.log.WriteString(out.Log)
 	if err != nil {
 		var d failureDetails
@@ -342,17 +393,20 @@ func (x *executor) Command(c engine.Ctx, call *engine.Call) (*jsvalue.Object, er
 		if d.Effect {
 			x.Claim(c)
 		}
-		if d.Dispatched && call.OnDispatch != nil {
-			call.OnDispatch()
+		if d.Dispatched && dispatched != nil {
+			dispatched()
 		}
+		engine.ReplayTally(call.LLM, nil, d.Tally.report())
 		return nil, err
 	}
 	if out.Effect {
 		x.Claim(c)
 	}
-	if out.Dispatched && call.OnDispatch != nil {
-		call.OnDispatch()
+	if out.Dispatched && dispatched != nil {
+		dispatched()
 	}
+	rec, _ := value(out.Record).(*jsvalue.Object)
+	engine.ReplayTally(call.LLM, rec, out.Tally.report())
 	if s := out.Suspended; s != nil {
 		items, _ := value(s.Items).([]any)
 		req, _ := value(s.Request).(*jsvalue.Object)
@@ -360,7 +414,6 @@ func (x *executor) Command(c engine.Ctx, call *engine.Call) (*jsvalue.Object, er
 		stages, _ := value(s.Stages).([]any)
 		return nil, &engine.Suspension{Stages: stages, Items: items, Suspension: pipeline.Suspension{Stage: s.Stage, Request: req, CommandInput: ci}}
 	}
-	rec, _ := value(out.Record).(*jsvalue.Object)
 	if rec == nil {
 		return nil, fmt.Errorf("Workflow step %s: its command returned no result", cmd.ID)
 	}
@@ -427,13 +480,31 @@ func (x *executor) RunWorkflow(c engine.Ctx, f *ast.File, opts engine.Options) (
 		if d.Dispatched && opts.OnDispatch != nil {
 			opts.OnDispatch()
 		}
+		chargeParent(opts, d.Charges)
 		return envelope.Result{}, err
 	}
 	x.run.log.WriteString(out.Log)
 	if out.Dispatched && opts.OnDispatch != nil {
 		opts.OnDispatch()
 	}
+	chargeParent(opts, out.Charges)
 	return out.Result(), nil
+}
+
+// chargeParent records a sub-workflow's LLM calls in its parent's
+// accounting.
+func chargeParent(opts engine.Options, charges []tallyCharge) {
+	for _, c := range charges {
+		var model any
+		if c.Model != nil {
+			model = c.Model.V
+		}
+		var usage *jsvalue.Object
+		if c.Usage != nil {
+			usage, _ = c.Usage.V.(*jsvalue.Object)
+		}
+		opts.ChargeParent(c.Key, model, usage)
+	}
 }
 
 func (x *executor) Pause(c engine.Ctx, g *engine.Gate) (*envelope.Result, *engine.Decision, error) {
