@@ -27,7 +27,7 @@ type Activities struct {
 	Env []string
 	// StateDir is where pipeline commands keep state on this worker.
 	StateDir string
-	// Log receives the worker's own lines (a retried command); nil
+	// Log receives the worker's own lines (a command that failed); nil
 	// discards them.
 	Log io.Writer
 	// MaxPayload is the largest result a command may return, encoded, in
@@ -44,8 +44,9 @@ const DefaultMaxPayload = 2_000_000
 // Command runs one command of a step (engine.Perform) on this worker,
 // heartbeating while it runs.
 func (a *Activities) Command(ctx context.Context, in *commandInput) (*commandOutput, error) {
-	info := activity.GetInfo(ctx)
-	stop := heartbeat(ctx, info.HeartbeatTimeout)
+	var effect, dispatched atomic.Bool
+	now := func() progress { return progress{Effect: effect.Load(), Dispatched: dispatched.Load()} }
+	stop := heartbeat(ctx, activity.GetInfo(ctx).HeartbeatTimeout, now)
 	defer stop()
 	if in.TimeoutMs > 0 {
 		// The step's own timeout kills its processes at once, with the
@@ -66,25 +67,26 @@ func (a *Activities) Command(ctx context.Context, in *commandInput) (*commandOut
 		env = os.Environ()
 	}
 	var log bytes.Buffer
-	var effect, dispatched atomic.Bool
 	llm := &engine.Tally{}
 	llm.Seed(cmd.Stdin, in.StdinAnswers)
 	rec, err := engine.Perform(ctx, cmd, engine.Host{Env: env, Dir: in.BaseDir, Stderr: &log, StateDir: a.StateDir,
 		BeforeEffect: func() error { effect.Store(true); return nil },
-		Dispatch:     func() { dispatched.Store(true) },
-		LLM:          llm})
+		Dispatch: func() {
+			// Told at once: if this worker is lost now, the workflow
+			// still learns that the request went (failure).
+			dispatched.Store(true)
+			activity.RecordHeartbeat(ctx, now())
+		},
+		LLM: llm})
 	var asked *engine.Suspension
 	switch {
 	case errors.As(err, &asked):
 		return &commandOutput{Log: log.String(), Effect: effect.Load(), Dispatched: dispatched.Load(), Tally: tallyOf(llm.Report(nil)), Suspended: &suspended{Stages: &JSON{nonNil(asked.Stages)}, Stage: asked.Stage, Items: &JSON{nonNil(asked.Items)},
 			Request: optional(asObject(asked.Request)), CommandInput: optional(asObject(asked.CommandInput))}}, nil
 	case err != nil:
-		// A request that may have taken effect is never sent again.
-		final := engine.IsFatal(err) || dispatched.Load()
-		if int(info.Attempt) < in.Attempts && !final {
-			fmt.Fprintf(a.log(), "[RETRY] Step '%s' failed (attempt %d/%d): %s\n", in.ID, info.Attempt, in.Attempts, err)
-		}
-		return nil, sdk.NewApplicationErrorWithOptions(err.Error(), engine.ErrorKind(err), sdk.ApplicationErrorOptions{NonRetryable: final,
+		// The workflow decides whether there is another attempt.
+		fmt.Fprintf(a.log(), "%s: step '%s' failed: %s\n", activity.GetInfo(ctx).WorkflowExecution.ID, in.ID, err)
+		return nil, sdk.NewApplicationErrorWithOptions(err.Error(), engine.ErrorKind(err), sdk.ApplicationErrorOptions{NonRetryable: true,
 			Details: []any{failureDetails{Log: log.String(), Effect: effect.Load(), Dispatched: dispatched.Load(), Tally: tallyOf(llm.Report(nil))}}})
 	}
 	out := &commandOutput{Record: &JSON{rec}, Log: log.String(), Effect: effect.Load(), Dispatched: dispatched.Load(), Tally: tallyOf(llm.Report(rec))}
@@ -133,9 +135,17 @@ func (a *Activities) log() io.Writer {
 	return a.Log
 }
 
-// heartbeat records the activity's heartbeat until stop, often enough for
-// timeout (which Temporal sets from the workflow's options).
-func heartbeat(ctx context.Context, timeout time.Duration) (stop func()) {
+// progress is what a command had done by its last heartbeat: the details
+// of its heartbeats, which the workflow reads when its worker is lost.
+type progress struct {
+	Effect     bool
+	Dispatched bool
+}
+
+// heartbeat records the activity's heartbeat, with what the command has
+// done (now), until stop, often enough for timeout (which Temporal sets
+// from the workflow's options).
+func heartbeat(ctx context.Context, timeout time.Duration, now func() progress) (stop func()) {
 	if timeout <= 0 {
 		return func() {}
 	}
@@ -152,7 +162,7 @@ func heartbeat(ctx context.Context, timeout time.Duration) (stop func()) {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				activity.RecordHeartbeat(ctx)
+				activity.RecordHeartbeat(ctx, now())
 			}
 		}
 	}()

@@ -5,57 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/state"
 )
-
-// policy is a retry policy as the engine gives it.
-type policy struct {
-	max             int
-	delay, maxDelay time.Duration
-	factor          float64
-	jitterRequested bool
-}
-
-func (p policy) MaxAttempts() int { return p.max }
-func (p policy) Backoff() (time.Duration, float64, time.Duration, bool) {
-	return p.delay, p.factor, p.maxDelay, p.jitterRequested
-}
-
-// TestRetryPolicy: a step's retry becomes the activity's retry policy with
-// the reference's schedule: delay, then delay·2ⁿ⁻¹ capped (exponential),
-// or delay every time (fixed, never capped without jitter).
-func TestRetryPolicy(t *testing.T) {
-	tests := []struct {
-		p             policy
-		initial, maxi time.Duration
-		coefficient   float64
-		attempts      int32
-	}{
-		{policy{max: 1, delay: time.Second, maxDelay: 30 * time.Second, factor: 1}, time.Second, time.Second, 1, 1},
-		{policy{max: 3, delay: 10 * time.Millisecond, maxDelay: 30 * time.Second, factor: 1}, 10 * time.Millisecond, 10 * time.Millisecond, 1, 3},
-		{policy{max: 6, delay: 500 * time.Millisecond, maxDelay: 3 * time.Second, factor: 2}, 500 * time.Millisecond, 3 * time.Second, 2, 6},
-		// A cap under the first delay: every delay is the cap.
-		{policy{max: 2, delay: 5 * time.Second, maxDelay: time.Second, factor: 2}, time.Second, time.Second, 2, 2},
-		// A fixed delay over the cap is not capped (the reference caps
-		// only exponential delays, or jittered ones).
-		{policy{max: 2, delay: 5 * time.Second, maxDelay: time.Second, factor: 1}, 5 * time.Second, 5 * time.Second, 1, 2},
-		// Zero is a millisecond: Temporal reads 0 as a second.
-		{policy{max: 2, delay: 0, maxDelay: 0, factor: 1}, time.Millisecond, time.Millisecond, 1, 2},
-	}
-	for _, tt := range tests {
-		got := retryPolicy(tt.p)
-		if got.InitialInterval != tt.initial || got.MaximumInterval != tt.maxi || got.BackoffCoefficient != tt.coefficient || got.MaximumAttempts != tt.attempts {
-			t.Errorf("%+v: initial %s max %s coefficient %g attempts %d; want %s %s %g %d", tt.p,
-				got.InitialInterval, got.MaximumInterval, got.BackoffCoefficient, got.MaximumAttempts,
-				tt.initial, tt.maxi, tt.coefficient, tt.attempts)
-		}
-	}
-}
 
 func TestTokenKey(t *testing.T) {
 	key := TokenKey("0b5c-9f", 3)

@@ -147,7 +147,6 @@ type commandInput struct {
 	MaxOutput      int64
 	TopLevel       bool
 	TimeoutMs      int64
-	Attempts       int // the policy's, for the worker's log
 	Continue       *continuation
 	// StdinAnswers are the LLM answers among the stdin's objects (a
 	// pipeline's input items), for the command's tally.

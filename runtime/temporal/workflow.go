@@ -319,24 +319,21 @@ type executor struct {
 	paused *pendingGate   // the gate the leg ended at
 }
 
-// Command runs a step's command. A shell command is one activity whose
-// retry policy is the step's: Temporal makes the attempts. A pipeline's
-// attempts are made here, one activity each, as the local engine makes
-// them: what an attempt spent on LLM calls and whether it dispatched a
-// request decide whether there is another (Call.BeforeRetry, OnDispatch),
-// and only the workflow can ask in between.
+// Command runs a step's command. Its attempts are made here, one
+// activity each, by the local engine's loop (engine.RunAttempts): the
+// same delays (jitter too), the same [RETRY] lines in the run's log, and
+// only the workflow can ask between two attempts what decides whether
+// there is another: what an attempt spent on LLM calls (cost_limit: stop,
+// Call.BeforeRetry) and whether it sent a request that must not be sent
+// twice, even from a worker that was lost (OnDispatch, see failure).
 func (x *executor) Command(c engine.Ctx, call *engine.Call) (*jsvalue.Object, error) {
 	cmd, err := call.Prepare()
 	if err != nil {
 		return nil, err
 	}
-	switch cmd.Kind {
-	case "":
+	if cmd.Kind == "" {
 		// Nothing to run, nothing to record.
 		return engine.Perform(context.Background(), cmd, engine.Host{})
-	case engine.ShellCommand:
-		x.Claim(c) // a shell command is an effect; a pipeline says whether it had one
-		return x.activity(c, call, cmd, retryPolicy(call.Retry), call.OnDispatch)
 	}
 	first := cmd
 	attempts := *call
@@ -351,20 +348,24 @@ func (x *executor) Command(c engine.Ctx, call *engine.Call) (*jsvalue.Object, er
 		return call.Prepare()
 	}
 	return engine.RunAttempts(x, c, &attempts, &x.run.log, func(actx engine.Ctx, cmd *engine.Command, dispatched func()) (*jsvalue.Object, error) {
-		if cmd.Kind == "" {
+		switch cmd.Kind {
+		case "":
 			return engine.Perform(context.Background(), cmd, engine.Host{})
+		case engine.ShellCommand:
+			x.Claim(actx) // a shell command is an effect; a pipeline says whether it had one
 		}
-		return x.activity(actx, call, cmd, &sdk.RetryPolicy{MaximumAttempts: 1}, dispatched)
+		return x.activity(actx, call, cmd, dispatched)
 	})
 }
 
-// activity runs cmd as one activity (its attempts as policy says) and
-// hands what it reports to the run: its log, its effect, its dispatch,
-// its LLM calls (to call.LLM, see engine.ReplayTally).
-func (x *executor) activity(c engine.Ctx, call *engine.Call, cmd *engine.Command, policy *sdk.RetryPolicy, dispatched func()) (*jsvalue.Object, error) {
+// activity runs cmd as one activity, one attempt of its step (Temporal
+// makes no attempts of its own), and hands what it reports to the run: its
+// log, its effect, its dispatch, its LLM calls (to call.LLM, see
+// engine.ReplayTally).
+func (x *executor) activity(c engine.Ctx, call *engine.Call, cmd *engine.Command, dispatched func()) (*jsvalue.Object, error) {
 	in := &commandInput{ID: cmd.ID, Kind: cmd.Kind, Text: cmd.Text, Stdin: optional(cmd.Stdin), Env: cmd.Env, Dir: cmd.Dir,
 		BaseDir: x.run.in.BaseDir, MaxOutput: cmd.MaxOutput, TopLevel: cmd.TopLevel,
-		TimeoutMs: call.Timeout.Milliseconds(), Attempts: int(policy.MaximumAttempts)}
+		TimeoutMs: call.Timeout.Milliseconds()}
 	if k := cmd.Continue; k != nil {
 		in.Continue = &continuation{Stage: k.Stage, Items: &JSON{k.Items}, Response: optional(k.Response)}
 	}
@@ -382,7 +383,7 @@ func (x *executor) activity(c engine.Ctx, call *engine.Call, cmd *engine.Command
 		TaskQueue:           x.run.route(cmd.ID),
 		StartToCloseTimeout: timeout,
 		HeartbeatTimeout:    x.run.heartbeat(),
-		RetryPolicy:         policy,
+		RetryPolicy:         &sdk.RetryPolicy{MaximumAttempts: 1},
 	})
 	var out commandOutput
 	err := workflow.ExecuteActivity(ctx, commandActivity, in).Get(ctx, &out)
@@ -435,6 +436,11 @@ func (run *wfRun) failure(c engine.Ctx, err error, call *engine.Call, details *f
 	if call != nil && errors.As(err, &timeout) {
 		switch timeout.TimeoutType() {
 		case enumspb.TIMEOUT_TYPE_HEARTBEAT:
+			// What the command had done by its last heartbeat.
+			var p progress
+			if timeout.HasLastHeartbeatDetails() && timeout.LastHeartbeatDetails(&p) == nil {
+				details.Dispatched = p.Dispatched
+			}
 			return fmt.Errorf("Step '%s' lost its worker: no heartbeat for %s", call.ID, run.heartbeat())
 		default:
 			return fmt.Errorf("Step '%s' timed out after %dms", call.ID, call.Timeout.Milliseconds())
@@ -661,31 +667,6 @@ func (run *wfRun) heartbeat() time.Duration {
 		return time.Duration(run.in.HeartbeatMs) * time.Millisecond
 	}
 	return defaultHeartbeat
-}
-
-// retryPolicy is a step's retry as Temporal's activity retry policy: the
-// same number of attempts, first delay, growth and cap. Jitter has no
-// equivalent; delays under a millisecond become one (Temporal reads 0 as
-// its own default of a second).
-func retryPolicy(p interface {
-	MaxAttempts() int
-	Backoff() (time.Duration, float64, time.Duration, bool)
-}) *sdk.RetryPolicy {
-	delay, factor, maxDelay, _ := p.Backoff()
-	if factor > 1 {
-		delay = min(delay, maxDelay)
-	} else {
-		maxDelay = delay
-	}
-	delay = max(delay, time.Millisecond)
-	maxDelay = max(maxDelay, delay)
-	return &sdk.RetryPolicy{
-		InitialInterval:        delay,
-		BackoffCoefficient:     factor,
-		MaximumInterval:        maxDelay,
-		MaximumAttempts:        int32(max(1, p.MaxAttempts())),
-		NonRetryableErrorTypes: []string{engine.HaltKind},
-	}
 }
 
 // TokenKey is the state key a resume token of a run on Temporal names:
