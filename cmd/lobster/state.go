@@ -13,13 +13,14 @@ import (
 	"time"
 
 	"github.com/lobsterdev/lobster/lang/source"
+	"github.com/lobsterdev/lobster/runtime/engines"
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
 // The text of lobster help state.
 var stateUsage = []string{
-	"lobster state list [--format text|json]",
-	"lobster state prune [--older-than DURATION] [--dry-run] [--format text|json]",
+	"lobster state list [--format text|json] [--engine local|temporal ...]",
+	"lobster state prune [--older-than DURATION] [--dry-run] [--format text|json] [--engine local|temporal ...]",
 }
 
 const stateDoc = `State shows and cleans the state directory (LOBSTER_STATE_DIR, default
@@ -38,7 +39,13 @@ whose run is gone. Paused runs are kept unless --older-than is given:
 then those paused longer than DURATION go too, with their approval ids (a
 resume of one of them is refused as unknown). DURATION is a Go duration
 (90m, 12h) or a number of days (7d). --dry-run prints what would go and
-removes nothing. Each removal is one line: the file, what it was, why.`
+removes nothing. Each removal is one line: the file, what it was, why.
+
+With --engine temporal (and --temporal-address, --temporal-namespace, as
+for lobster run) list shows the runs paused on Temporal instead, and prune
+--older-than cancels those paused longer than DURATION, one line per run
+naming its workflow id; prune removes nothing else there (Temporal forgets
+ended runs after the namespace's retention).`
 
 const stateMore = `Exit codes: 0 success; 1 the directory could not be read or a file could
 not be removed; 2 a usage error.`
@@ -48,6 +55,7 @@ type stateOptions struct {
 	format    string
 	olderThan time.Duration
 	dryRun    bool
+	engine    engines.Config
 }
 
 // stateFlagSet is the flags of lobster state sub (list or prune), set in
@@ -66,6 +74,7 @@ func stateFlagSet(sub string, o *stateOptions) *flag.FlagSet {
 	default:
 		return nil
 	}
+	engineFlags(fs, &o.engine, false)
 	return fs
 }
 
@@ -86,7 +95,7 @@ func runState(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, helpPage(cmd))
 		return exitOK
 	}
-	var o stateOptions
+	o := stateOptions{engine: engines.FromEnv(os.Getenv)}
 	fs := stateFlagSet(args[0], &o)
 	if fs == nil {
 		return usageError(stderr, cmd, "unknown state command %q%s", args[0], suggestion(args[0], []string{"list", "prune"}, ""))
@@ -107,9 +116,15 @@ func runState(args []string, stdout, stderr io.Writer) int {
 		textf(stderr, "lobster: %v\n", err)
 		return exitFindings
 	}
-	var j state.Janitor = &state.Store{Dir: dir}
 	ctx, _, stop, _ := signalContext()
 	defer stop()
+	e, err := openEngine(ctx, o.engine)
+	if err != nil {
+		textf(stderr, "lobster: %v\n", err)
+		return exitFindings
+	}
+	defer e.Close()
+	j := e.Janitor(dir)
 	now := time.Now()
 	if args[0] == "list" {
 		runs, err := j.Paused(ctx, now)

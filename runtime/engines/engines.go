@@ -88,6 +88,9 @@ type Engine interface {
 	// token or id, a wrong approver, a response that fails its schema)
 	// are *engine.ArgumentError.
 	Resume(ctx context.Context, req ResumeRequest) (envelope.Result, error)
+	// Janitor lists the engine's paused runs and prunes what it keeps of
+	// them (lobster state); stateDir is the local state directory.
+	Janitor(stateDir string) state.Janitor
 	Close()
 }
 
@@ -152,6 +155,8 @@ type localEngine struct{}
 
 func (localEngine) Close() {}
 
+func (localEngine) Janitor(stateDir string) state.Janitor { return &state.Store{Dir: stateDir} }
+
 func (localEngine) Run(ctx context.Context, req RunRequest) (envelope.Result, error) {
 	return engine.Run(ctx, req.File, engine.Options{Args: req.Args, Env: req.Env, Dir: req.Dir, Stderr: req.Stderr,
 		Force: req.Force, FilePath: req.Path, StateDir: req.StateDir, Terminal: req.Terminal, OnStep: req.OnStep})
@@ -205,6 +210,8 @@ func (localEngine) Resume(ctx context.Context, req ResumeRequest) (envelope.Resu
 type temporalEngine struct{ e *temporal.Engine }
 
 func (t temporalEngine) Close() { t.e.Close() }
+
+func (t temporalEngine) Janitor(string) state.Janitor { return t.e.Janitor() }
 
 func (t temporalEngine) Run(ctx context.Context, req RunRequest) (envelope.Result, error) {
 	return t.e.Run(ctx, temporal.RunRequest{File: req.File, Path: req.Path, Args: req.Args, Env: req.Env, Dir: req.Dir, Stderr: req.Stderr})

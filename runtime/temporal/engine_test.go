@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/runtime/state"
 	"github.com/lobsterdev/lobster/runtime/temporal"
 	"github.com/lobsterdev/lobster/runtime/temporal/temporaltest"
 )
@@ -173,3 +175,71 @@ steps:
 		})
 	}
 }
+
+// TestJanitor: lobster state list shows the runs paused on Temporal, with
+// what a local list shows of them; prune --older-than cancels the ones
+// paused longer, and only those.
+func TestJanitor(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gate.lobster")
+	os.WriteFile(path, []byte(`
+steps:
+  - id: build
+    run: echo built
+  - id: confirm
+    approval: {prompt: Ship it?}
+`), 0o644)
+	f, _ := parser.Parse(path, mustRead(t, path))
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
+	e := temporaltest.Engine(&temporal.Activities{Env: env})
+	defer e.Close()
+	ctx := context.Background()
+	res, err := e.Run(ctx, temporal.RunRequest{File: f, Path: path, Env: env, Dir: dir})
+	if err != nil || res.Status != envelope.StatusNeedsApproval {
+		t.Fatalf("run: %+v %v", res, err)
+	}
+	j := e.Janitor()
+	paused, err := j.Paused(ctx, time.Now())
+	if err != nil || len(paused) != 1 {
+		t.Fatalf("paused: %+v %v", paused, err)
+	}
+	p := paused[0]
+	id, _ := res.RequiresApproval.Get("approvalId")
+	token, _ := res.RequiresApproval.Get("resumeToken")
+	if p.Waiting != "approval" || p.Step != "confirm" || p.Workflow != path || p.ApprovalID != id ||
+		p.Token != token || p.Kind != state.KindWorkflow || p.CreatedAt.IsZero() {
+		t.Errorf("paused run: %+v\nrun: %s", p, jsvalue.Stringify(res.RequiresApproval, ""))
+	}
+	removed, err := j.Prune(ctx, state.PruneOptions{OlderThan: time.Hour, Now: p.CreatedAt.Add(time.Minute)})
+	if err != nil || len(removed) != 0 {
+		t.Fatalf("prune of a young run: %+v %v", removed, err)
+	}
+	later := p.CreatedAt.Add(2 * time.Hour)
+	removed, err = j.Prune(ctx, state.PruneOptions{OlderThan: time.Hour, Now: later, DryRun: true})
+	if err != nil || len(removed) != 1 {
+		t.Fatalf("dry run: %+v %v", removed, err)
+	}
+	if paused, _ := j.Paused(ctx, later); len(paused) != 1 {
+		t.Fatalf("a dry run cancelled: %+v", paused)
+	}
+	removed, err = j.Prune(ctx, state.PruneOptions{OlderThan: time.Hour, Now: later})
+	if err != nil || len(removed) != 1 || removed[0].What != state.WhatPausedRun || !strings.HasPrefix(removed[0].File, temporal.WorkflowIDPrefix) {
+		t.Fatalf("prune: %+v %v", removed, err)
+	}
+	if paused, err := j.Paused(ctx, later); err != nil || len(paused) != 0 {
+		t.Fatalf("after prune: %+v %v", paused, err)
+	}
+	if _, err := e.Resume(ctx, temporal.Resume{Token: p.Token, Approve: ptr(true)}); err == nil {
+		t.Error("a pruned run resumed")
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func ptr[T any](v T) *T { return &v }
