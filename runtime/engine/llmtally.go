@@ -53,6 +53,43 @@ func (t *Tally) Answer(key string, items []any, replayed bool) {
 	t.answers = append(t.answers, a)
 }
 
+// Carry says target is source read back from its JSON text (state.get of
+// what state.set wrote): the objects of target whose places in source hold
+// an answer's objects stand for that answer, replayed (llmMarks.carry).
+// Only answers this tally knows count: a value written by an earlier
+// command is not known here.
+func (t *Tally) Carry(source, target any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.carry(source, target)
+}
+
+func (t *Tally) carry(source, target any) {
+	so, sok := source.(*jsvalue.Object)
+	to, tok := target.(*jsvalue.Object)
+	if sok && tok {
+		for _, a := range t.answers {
+			if a.objects[so] {
+				t.answers = append(t.answers, tallyAnswer{key: a.key, replayed: true, objects: map[*jsvalue.Object]bool{to: true}})
+				break
+			}
+		}
+		for _, k := range so.Keys() {
+			v, _ := so.Get(k)
+			w, _ := to.Get(k)
+			t.carry(v, w)
+		}
+		return
+	}
+	sa, sok := source.([]any)
+	ta, tok := target.([]any)
+	if sok && tok {
+		for i := range min(len(sa), len(ta)) {
+			t.carry(sa[i], ta[i])
+		}
+	}
+}
+
 func (t *Tally) renderedItems(_ *jsvalue.Object, items []any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
