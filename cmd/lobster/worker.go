@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/lobsterdev/lobster/runtime/engines"
+	"github.com/lobsterdev/lobster/runtime/proc"
 	"github.com/lobsterdev/lobster/runtime/state"
 	"github.com/lobsterdev/lobster/runtime/temporal"
 )
@@ -94,6 +95,8 @@ func runWorker(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	// A worker that is lost loses its steps' attempts with it.
+	proc.StopWithThisProcess()
 	if err := temporal.RunWorker(ctx, opts); err != nil {
 		fmt.Fprintf(stderr, "lobster: worker: %s\n", err)
 		return exitFindings

@@ -18,4 +18,7 @@ type sigType = syscall.Signal
 // reaches every descendant.
 func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if withThisProcess.Load() {
+		dieWithParent(cmd.SysProcAttr)
+	}
 }

@@ -3,6 +3,7 @@ package temporal
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
@@ -53,6 +54,10 @@ func RunWorker(ctx context.Context, opts WorkerOptions) error {
 		MaxConcurrentActivityExecutionSize: opts.MaxConcurrentCommands,
 		// A command's processes are stopped when the worker stops.
 		WorkerStopTimeout: 0,
+		// Heartbeats go out within a second: the one that says a command
+		// sent a request that must not be sent twice must reach the
+		// service before the worker can be lost.
+		MaxHeartbeatThrottleInterval: time.Second,
 	})
 	Register(w, &opts.Activities)
 	if err := w.Start(); err != nil {
