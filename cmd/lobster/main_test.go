@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/lobsterdev/lobster/internal/shim"
 )
 
 var update = flag.Bool("update", os.Getenv("LOBSTER_UPDATE") != "", "rewrite the expected output in testdata/script/*.txtar")
@@ -18,6 +20,9 @@ var update = flag.Bool("update", os.Getenv("LOBSTER_UPDATE") != "", "rewrite the
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"lobster": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		// The shims the conformance cases on Temporal run ($SHIMS).
+		"openclaw.invoke": func() { os.Exit(shim.Main("openclaw.invoke", os.Args[1:], os.Stderr)) },
+		"clawd.invoke":    func() { os.Exit(shim.Main("clawd.invoke", os.Args[1:], os.Stderr)) },
 	})
 }
 

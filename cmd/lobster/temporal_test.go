@@ -12,7 +12,6 @@ import (
 	goruntime "runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/lobsterdev/lobster/internal/conformance"
@@ -37,13 +36,6 @@ func TestConformanceOnTemporal(t *testing.T) {
 	}
 	procs := goruntime.GOMAXPROCS(0)
 	defer goruntime.GOMAXPROCS(procs)
-	defer func() {
-		if built {
-			if dir, err := shims(); err == nil {
-				os.RemoveAll(dir)
-			}
-		}
-	}()
 	ran, passed := 0, 0
 	for _, c := range cases {
 		if !c.RunsWorkflow() {
@@ -62,27 +54,30 @@ func TestConformanceOnTemporal(t *testing.T) {
 }
 
 // shims is the directory of the openclaw.invoke and clawd.invoke programs
-// the cases that name $SHIMS run (with the lobster they run), built once.
-var built bool
-
-var shims = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "lobster-shims-")
+// the cases that name $SHIMS run: this test binary, as TestMain puts it on
+// PATH under those names and as lobster, which they run.
+func shims() (string, error) {
+	p, err := exec.LookPath("openclaw.invoke")
 	if err != nil {
 		return "", err
 	}
-	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "github.com/lobsterdev/lobster/cmd/lobster",
-		"github.com/lobsterdev/lobster/cmd/openclaw.invoke", "github.com/lobsterdev/lobster/cmd/clawd.invoke")
-	if out, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building the shims: %v\n%s", err, out)
-	}
-	return dir, nil
-})
+	return filepath.Dir(p), nil
+}
 
 func runOnTemporal(t *testing.T, c *conformance.Case) {
+	backend := temporaltest.New(&temporal.Activities{})
+	defer backend.Close()
+	runCase(t, c, func(_ context.Context, cfg engines.Config) (engines.Engine, error) {
+		return engines.OnTemporal(temporal.NewEngine(kept{backend}, cfg.Temporal)), nil
+	})
+}
+
+// runCase runs a conformance case with --engine temporal, each command
+// of the case in this process, on the engines open opens.
+func runCase(t *testing.T, c *conformance.Case, open func(context.Context, engines.Config) (engines.Engine, error)) {
 	work, _ := filepath.EvalSymlinks(t.TempDir())
 	dir := ""
 	if strings.Contains(string(c.Files["cmd"]), "$SHIMS") {
-		built = true
 		var err error
 		if dir, err = shims(); err != nil {
 			t.Fatal(err)
@@ -107,16 +102,14 @@ func runOnTemporal(t *testing.T, c *conformance.Case) {
 	t.Setenv("HOME", work)
 	t.Setenv("LOBSTER_STATE_DIR", filepath.Join(work, ".state"))
 
-	backend := temporaltest.New(&temporal.Activities{})
-	defer backend.Close()
-	open := openEngine
+	saved := openEngine
 	openEngine = func(ctx context.Context, cfg engines.Config) (engines.Engine, error) {
 		if cfg.Engine != engines.Temporal {
 			t.Fatalf("the command chose engine %q", cfg.Engine)
 		}
-		return engines.OnTemporal(temporal.NewEngine(kept{backend}, cfg.Temporal)), nil
+		return open(ctx, cfg)
 	}
-	defer func() { openEngine = open }()
+	defer func() { openEngine = saved }()
 
 	var transcript strings.Builder
 	var stderr bytes.Buffer
