@@ -70,7 +70,11 @@ func TestRunFlagsAreParsed(t *testing.T) {
 	runFlagSet(new(runFlags)).VisitAll(func(f *flag.Flag) {
 		args := []string{"--" + f.Name}
 		if !isBoolFlag(f) {
-			args = append(args, "auto") // a valid --progress, and a value for the rest
+			value := "auto" // a valid --progress, and a value for the rest
+			if f.Name == "engine" {
+				value = "local"
+			}
+			args = append(args, value)
 		}
 		r, err := parseRunArgs(append(args, "w.lobster"))
 		if err != nil || len(r.rest) != 1 {
