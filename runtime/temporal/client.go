@@ -20,6 +20,7 @@ import (
 	sdk "go.temporal.io/sdk/temporal"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/state"
@@ -143,7 +144,7 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (envelope.Result, erro
 		queue = DefaultTaskQueue
 	}
 	runID := newRunID()
-	in := &RunInput{RunID: runID, Path: req.Path, Source: string(req.File.Src.Content), Env: Settings(req.Env),
+	in := &RunInput{RunID: runID, Path: req.Path, Source: source.DecodeUTF8String(string(req.File.Src.Content)), Env: Settings(req.Env),
 		BaseDir: req.Dir, Active: []string{realPath(req.Path)}, Routes: routes, TaskQueue: queue,
 		HeartbeatMs: req.HeartbeatMs}
 	if req.Args != nil {

@@ -76,7 +76,7 @@ func value(j *JSON) any {
 type RunInput struct {
 	RunID  string // the workflow id is WorkflowIDPrefix + RunID
 	Path   string // the workflow file's absolute path where the run was started
-	Source string // its content: the run does not read it again
+	Source string // its content, decoded as UTF-8 (JSON payloads cannot hold other bytes): the run does not read it again
 	Args   *JSON  // the provided args; nil for none
 	// Env is the run's own environment: the LOBSTER_ settings of the
 	// command that started it. Steps see a worker's environment with this

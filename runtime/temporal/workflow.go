@@ -16,6 +16,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
@@ -472,7 +473,7 @@ func (x *executor) LoadWorkflow(c engine.Ctx, path string) (*engine.Loaded, erro
 
 func (x *executor) RunWorkflow(c engine.Ctx, f *ast.File, opts engine.Options) (envelope.Result, error) {
 	in := x.run.in
-	child := &RunInput{RunID: in.RunID, Path: opts.FilePath, Source: string(f.Src.Content), Args: &JSON{opts.Args},
+	child := &RunInput{RunID: in.RunID, Path: opts.FilePath, Source: source.DecodeUTF8String(string(f.Src.Content)), Args: &JSON{opts.Args},
 		Env: opts.Env, BaseDir: in.BaseDir, Dir: opts.Dir, Active: opts.Active, Composed: true,
 		Routes: in.Routes, TaskQueue: in.TaskQueue, HeartbeatMs: in.HeartbeatMs}
 	ctx := workflow.WithChildOptions(wctx(c), workflow.ChildWorkflowOptions{
