@@ -4,7 +4,7 @@
 GO ?= go
 FUZZTIME ?= 15s
 
-.PHONY: all test lint ci vscode mcp-inspector
+.PHONY: all test test-temporal lint ci vscode mcp-inspector
 
 all: test
 
@@ -14,6 +14,17 @@ test:
 	$(GO) test -race ./...
 	$(GO) test ./lang/parser -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lang/parser -run '^$$' -fuzz '^FuzzYAMLReader$$' -fuzztime $(FUZZTIME)
+
+# Against real Temporal dev servers, opt-in (not part of test or ci): the
+# README's walkthrough, the conformance cases end to end, fault tests
+# (workers killed, the client killed, the server restarted), 2 workers x 100
+# runs and run-100's throughput, logged. Needs the temporal CLI on PATH or
+# in $(go env GOPATH)/bin: go install github.com/temporalio/cli/cmd/temporal@v1.5.1
+# (about ten minutes of compilation). It starts and stops its own servers
+# and workers, on free ports. RECORD=1 also rewrites the histories that
+# make test replays (runtime/temporal/testdata/histories).
+test-temporal:
+	$(GO) test -tags temporaldev -count=1 -timeout 60m -v -run '^TestOnDevServer$$' ./cmd/lobster $(if $(RECORD),-record-histories)
 
 STATICCHECK ?= $(shell command -v staticcheck || echo $$($(GO) env GOPATH)/bin/staticcheck)
 
