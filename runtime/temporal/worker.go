@@ -27,6 +27,12 @@ func RegisterWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflowWithOptions(ApprovalWorkflow, workflow.RegisterOptions{Name: approvalWorkflowName})
 }
 
+// DeadlockDetectionTimeout is how long a workflow task of a run may go on
+// without yielding before the SDK takes it for a deadlock: 10 s, not the
+// SDK's 1 s, which a busy machine exceeds (the first task of a run parses
+// and decodes its file; the race detector slows it more).
+const DeadlockDetectionTimeout = 10 * time.Second
+
 // WorkerOptions configure a worker.
 type WorkerOptions struct {
 	Config
@@ -58,6 +64,7 @@ func RunWorker(ctx context.Context, opts WorkerOptions) error {
 		// sent a request that must not be sent twice must reach the
 		// service before the worker can be lost.
 		MaxHeartbeatThrottleInterval: time.Second,
+		DeadlockDetectionTimeout:     DeadlockDetectionTimeout,
 	})
 	Register(w, &opts.Activities)
 	if err := w.Start(); err != nil {

@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lobsterdev/lobster/runtime/engine"
@@ -155,6 +156,9 @@ func (b *Backend) Start(ctx context.Context, workflowID, taskQueue string, in *t
 	env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: workflowID, TaskQueue: taskQueue})
 	env.SetDataConverter(temporal.DataConverter())
 	env.SetTestTimeout(time.Hour)
+	// As a worker's (temporal.DeadlockDetectionTimeout): a loaded
+	// machine, or the race detector, is not a deadlock.
+	env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: temporal.DeadlockDetectionTimeout})
 	temporal.Register(env, b.acts)
 	env.SetOnChildWorkflowStartedListener(func(info *workflow.Info, _ workflow.Context, _ converter.EncodedValues) {
 		if id, ok := strings.CutPrefix(info.WorkflowExecution.ID, "lobster-approval-"); ok {
