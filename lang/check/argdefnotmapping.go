@@ -106,24 +106,3 @@ func aeWrapDefaultEdit(p *Pass, fd *ast.Field) (source.Edit, bool) {
 	}
 	return p.Edit(sp, "{"+key+": "+text+"}"), true
 }
-
-// aeDescribe names the type of a value for a message.
-func aeDescribe(v ast.Value) string {
-	switch v := ast.Resolve(v).(type) {
-	case *ast.Scalar:
-		switch v.Kind {
-		case ast.Null:
-			return "null"
-		case ast.Bool:
-			return "a boolean"
-		case ast.Int, ast.Float:
-			return "a number"
-		}
-		return "a string"
-	case *ast.Sequence:
-		return "a list"
-	case nil:
-		return "an undefined alias"
-	}
-	return "a mapping"
-}

@@ -7,9 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/lobsterdev/lobster/lang/js"
-
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -411,4 +410,153 @@ func aeUnexpanded(text string, skip []aeSpan, fn func(i, j int, name string)) {
 			i++
 		}
 	}
+}
+
+// aeDescribe names the type of a value for a message.
+func aeDescribe(v ast.Value) string {
+	switch v := ast.Resolve(v).(type) {
+	case *ast.Scalar:
+		switch v.Kind {
+		case ast.Null:
+			return "null"
+		case ast.Bool:
+			return "a boolean"
+		case ast.Int, ast.Float:
+			return "a number"
+		}
+		return "a string"
+	case *ast.Sequence:
+		return "a list"
+	case nil:
+		return "an undefined alias"
+	}
+	return "a mapping"
+}
+
+// aeEncodeInScalar writes decoded text as it must appear in the scalar's
+// source at span: escaped in a double-quoted scalar, with doubled quotes in
+// a single-quoted one. It reports false when the text cannot stand there (a
+// plain scalar cannot start with a quote).
+func aeEncodeInScalar(sc *ast.Scalar, span source.Span, text *string) bool {
+	switch sc.Style {
+	case ast.DoubleQuoted:
+		*text = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(*text)
+	case ast.SingleQuoted:
+		*text = strings.ReplaceAll(*text, "'", "''")
+	case ast.Plain:
+		if span.Start <= sc.Pos() && (strings.HasPrefix(*text, `"`) || strings.HasPrefix(*text, "'")) {
+			return false
+		}
+	}
+	return true
+}
+
+// aeCwdFields lists the cwd fields whose value is a string: the workflow's,
+// then the steps'.
+func aeCwdFields(in *Info) []*ast.Field {
+	var out []*ast.Field
+	add := func(f *ast.Field) {
+		if f == nil {
+			return
+		}
+		if _, ok := f.Value.(*ast.Template); ok {
+			out = append(out, f)
+		}
+	}
+	if w := in.File.Workflow; w != nil {
+		add(w.Cwd)
+	}
+	for _, si := range in.Steps {
+		add(si.Step.Cwd)
+	}
+	return out
+}
+
+// aeAbsolutePath reports whether a path is absolute on POSIX or Windows.
+func aeAbsolutePath(path string) bool {
+	if strings.HasPrefix(path, "/") || strings.HasPrefix(path, `\\`) {
+		return true
+	}
+	return len(path) >= 3 && path[1] == ':' && (path[2] == '\\' || path[2] == '/') &&
+		('a' <= path[0] && path[0] <= 'z' || 'A' <= path[0] && path[0] <= 'Z')
+}
+
+func aeTokenByte(c byte) bool { return parser.IsWordByte(c) || c == '-' }
+
+// aeHasOutputRef reports whether refs hold a $id.json… or $id.stdout.
+func aeHasOutputRef(refs []ast.Ref) bool {
+	for _, ref := range refs {
+		if r, ok := ref.(*ast.StepRef); ok && aeIsOutputPath(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// aeIsOutputPath reports whether a reference reads a step's data: stdout,
+// or json and the paths below it.
+func aeIsOutputPath(r *ast.StepRef) bool {
+	if len(r.Path) == 0 {
+		return false
+	}
+	switch r.Path[0].Name {
+	case "json":
+		return true
+	case "stdout":
+		return len(r.Path) == 1
+	}
+	return false
+}
+
+// envAddEdit is the edit that adds an entry ("NAME: value") to a step's
+// env: a new line in a block env, the first entry of a flow env, or a new
+// env key before the step's first key that starts a line. It gives up on
+// JSON files and on layouts it cannot write plainly.
+func envAddEdit(p *Pass, si *StepInfo, entry string) (source.Edit, bool) {
+	if p.File.JSON {
+		return source.Edit{}, false
+	}
+	src := p.File.Src
+	s := si.Step
+	lineIndent := func(n ast.Node) (int, string, bool) {
+		pos := src.Pos(n.Pos())
+		indent := string(src.LineText(pos.Line)[:pos.Col-1])
+		at := src.LineStart(pos.Line)
+		return at, indent, at > 0 && strings.Trim(indent, " ") == ""
+	}
+	// Text inserted at the start of a line replaces the line break before
+	// it, so that two fixes adding to the same step overlap, and --fix
+	// applies one of them per run (two "env:" keys would break the file).
+	insertLine := func(at int, text string) source.Edit {
+		return p.Edit(source.Span{Start: at - 1, End: at}, "\n"+text)
+	}
+	if s.Env == nil {
+		// A new env key on the line before the step's first key that starts
+		// its line ("- id: x" shares its line with the dash).
+		for _, f := range s.Fields[:min(2, len(s.Fields))] {
+			if at, indent, ok := lineIndent(f.Key); ok {
+				return insertLine(at, indent+"env:\n"+indent+"  "+entry+"\n"), true
+			}
+		}
+		return source.Edit{}, false
+	}
+	m, ok := s.Env.Value.(*ast.TemplateMap)
+	if !ok {
+		return source.Edit{}, false
+	}
+	if m.Flow {
+		sep := ", "
+		if len(m.Fields) == 0 {
+			sep = ""
+		}
+		return p.Edit(source.Span{Start: m.Pos(), End: m.Pos() + 1}, "{"+entry+sep), true
+	}
+	if len(m.Fields) == 0 {
+		return source.Edit{}, false
+	}
+	at, indent, ok := lineIndent(m.Fields[0].Key)
+	if !ok {
+		return source.Edit{}, false
+	}
+	return insertLine(at, indent+entry+"\n"), true
 }

@@ -165,21 +165,3 @@ func aeArgRewrite(sc *ast.Scalar, r aeSpan, at aeShPos, name string) (source.Spa
 	}
 	return source.Span{}, "", false
 }
-
-// aeEncodeInScalar writes decoded text as it must appear in the scalar's
-// source at span: escaped in a double-quoted scalar, with doubled quotes in
-// a single-quoted one. It reports false when the text cannot stand there (a
-// plain scalar cannot start with a quote).
-func aeEncodeInScalar(sc *ast.Scalar, span source.Span, text *string) bool {
-	switch sc.Style {
-	case ast.DoubleQuoted:
-		*text = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(*text)
-	case ast.SingleQuoted:
-		*text = strings.ReplaceAll(*text, "'", "''")
-	case ast.Plain:
-		if span.Start <= sc.Pos() && (strings.HasPrefix(*text, `"`) || strings.HasPrefix(*text, "'")) {
-			return false
-		}
-	}
-	return true
-}

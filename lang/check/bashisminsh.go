@@ -1,13 +1,11 @@
 package check
 
 import (
-	"fmt"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // BashismInSh reports bash-only syntax in run/command text, which runs
@@ -90,32 +88,4 @@ func plTestName(name string) string {
 		return "[ ]"
 	}
 	return name
-}
-
-// plBashFeature reads the shell parser's POSIX-mode error for a feature of
-// another shell ("arrays are a bash/mksh/zsh feature; tried parsing as
-// posix"), and returns the feature sentence.
-func plBashFeature(msg string) (string, bool) {
-	i := strings.Index(msg, " feature; tried parsing as ")
-	if i < 0 || !strings.Contains(msg[:i], "bash") {
-		return "", false
-	}
-	return fmt.Sprintf("%s feature", msg[:i]), true
-}
-
-// plLobsterShellSet reports whether an env block sets LOBSTER_SHELL.
-func plLobsterShellSet(f *ast.Field) bool {
-	if f == nil {
-		return false
-	}
-	m, ok := f.Value.(*ast.TemplateMap)
-	if !ok {
-		return false
-	}
-	for _, e := range m.Fields {
-		if e.Name() == "LOBSTER_SHELL" {
-			return true
-		}
-	}
-	return false
 }

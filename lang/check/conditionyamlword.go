@@ -1,8 +1,6 @@
 package check
 
 import (
-	"strings"
-
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
 )
@@ -20,17 +18,6 @@ is the string "yes", which the condition grammar rejects as a bare word, so the 
 	Fix:        "replace yes/on/y with true and no/off/n with false",
 	Supersedes: []string{"condition-syntax"},
 	Run:        runConditionYAMLWord,
-}
-
-// yaml11Word is the boolean a YAML 1.1 word meant, and whether the text is one.
-func yaml11Word(text string) (bool, bool) {
-	switch strings.ToLower(text) {
-	case "yes", "on", "y":
-		return true, true
-	case "no", "off", "n":
-		return false, true
-	}
-	return false, false
 }
 
 func runConditionYAMLWord(p *Pass) {

@@ -27,15 +27,6 @@ var CostLimitMaxUSDType = &Analyzer{
 	Run:  runCostLimitMaxUSDType,
 }
 
-// polCostLimit is the workflow's cost_limit mapping, or nil.
-func polCostLimit(f *ast.File) *ast.CostLimit {
-	if f.Workflow == nil || f.Workflow.CostLimit == nil {
-		return nil
-	}
-	c, _ := f.Workflow.CostLimit.Value.(*ast.CostLimit)
-	return c
-}
-
 // polPlainNumber is a number YAML reads as a number when unquoted.
 var polPlainNumber = lazyRE(`^[0-9]+(\.[0-9]+)?$`)
 

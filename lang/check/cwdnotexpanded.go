@@ -23,27 +23,6 @@ is reported by undeclared-arg (the caller may pass it); step references by cwd-s
 	Run:  runCwdNotExpanded,
 }
 
-// aeCwdFields lists the cwd fields whose value is a string: the workflow's,
-// then the steps'.
-func aeCwdFields(in *Info) []*ast.Field {
-	var out []*ast.Field
-	add := func(f *ast.Field) {
-		if f == nil {
-			return
-		}
-		if _, ok := f.Value.(*ast.Template); ok {
-			out = append(out, f)
-		}
-	}
-	if w := in.File.Workflow; w != nil {
-		add(w.Cwd)
-	}
-	for _, si := range in.Steps {
-		add(si.Step.Cwd)
-	}
-	return out
-}
-
 func runCwdNotExpanded(p *Pass) {
 	for _, f := range aeCwdFields(p.Info) {
 		t := f.Value.(*ast.Template)

@@ -74,12 +74,3 @@ func aeCwdPath(in *Info, t *ast.Template) (path, via string, ok bool) {
 	}
 	return joined, a.Name, true
 }
-
-// aeAbsolutePath reports whether a path is absolute on POSIX or Windows.
-func aeAbsolutePath(path string) bool {
-	if strings.HasPrefix(path, "/") || strings.HasPrefix(path, `\\`) {
-		return true
-	}
-	return len(path) >= 3 && path[1] == ':' && (path[2] == '\\' || path[2] == '/') &&
-		('a' <= path[0] && path[0] <= 'z' || 'A' <= path[0] && path[0] <= 'Z')
-}

@@ -3,9 +3,8 @@ package check
 import (
 	"strings"
 
-	"github.com/lobsterdev/lobster/lang/js"
-
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 

@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/commands"
@@ -56,18 +55,6 @@ func runFlagSwallowsArgument(p *Pass) {
 		d2.Fixes = []source.Fix{{Message: fmt.Sprintf("Write --%s=true", name), Edits: []source.Edit{p.Edit(source.Span{Start: f.Flag.NameSpan.End, End: f.Flag.NameSpan.End}, "=true")}}}
 		p.Report(d2)
 	})
-}
-
-// plBoolWord reads a word as a boolean: false, 0, no, off, n and true, 1,
-// yes, on, y (any case). ok is false for any other word.
-func plBoolWord(w string) (value, ok bool) {
-	switch strings.ToLower(strings.TrimSpace(w)) {
-	case "false", "0", "no", "off", "n":
-		return false, true
-	case "true", "1", "yes", "on", "y":
-		return true, true
-	}
-	return false, false
 }
 
 // plLostRequirement reports the requirement that only the swallowed word

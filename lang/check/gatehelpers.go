@@ -242,3 +242,30 @@ func gateDeleteLine(p *Pass, f *ast.Field) (source.Edit, bool) {
 	}
 	return p.Edit(source.Span{Start: ls, End: next}, ""), true
 }
+
+// gatePreparesRequest reports whether a shell text looks like it prepares
+// the approval request: it mentions requiresApproval, or has a word such as
+// "approve", "plan" or "--dry-run".
+func gatePreparesRequest(f *ast.Field) bool {
+	sh, ok := f.Value.(*ast.Shell)
+	if !ok {
+		return false
+	}
+	text := sh.Scalar.Text
+	if strings.Contains(text, "requiresApproval") {
+		return true
+	}
+	for _, w := range strings.Fields(text) {
+		if gatePrepWords[strings.Trim(w, "\"';")] {
+			return true
+		}
+	}
+	return false
+}
+
+// gatePrepWords are words of a command that builds the approval request or
+// a preview rather than acting: "workctl approve --prompt …", "terraform plan".
+var gatePrepWords = map[string]bool{
+	"approve": true, "approval": true, "preview": true, "plan": true,
+	"--prompt": true, "--preview": true, "--dry-run": true, "--dryrun": true,
+}

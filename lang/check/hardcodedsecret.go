@@ -138,7 +138,6 @@ func aeAlnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 func aeUpperAlnum(c byte) bool { return 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
-func aeTokenByte(c byte) bool  { return parser.IsWordByte(c) || c == '-' }
 
 // scanText reports well-known token shapes in a scalar's text.
 func (x *aeSecretPass) scanText(s *ast.Scalar) {

@@ -22,12 +22,6 @@ through ` + "`stdin`" + ` and extract the key with jq. A "-" followed by another
 	Run:  runHyphenInRefPath,
 }
 
-// refIsStructuredField reports whether a result field holds JSON that a path
-// can walk into.
-func refIsStructuredField(name string) bool {
-	return name == "json" || name == "response" || name == "subject"
-}
-
 func runHyphenInRefPath(p *Pass) {
 	forEachResolvedStepRef(p.Info, func(rs *RefSite, r *ast.StepRef) bool {
 		if rs.Context == InCondition || len(r.Path) < 2 || !refIsStructuredField(r.Path[0].Name) {

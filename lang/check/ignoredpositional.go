@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/js"
-
-	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -88,31 +86,6 @@ func plNoPositionals(p *Pass, st *plStage, sp source.Span, list string) source.D
 		return p.Finding(sp, "%q takes no arguments; %s", st.Name, list)
 	}
 	return p.Finding(sp, "%q takes no positional arguments (it reads %s); %s", st.Name, plFlagList(st.Cmd), list)
-}
-
-// plWordList says which words are ignored: "x" is ignored, "x" and "y" are
-// ignored.
-func plWordList(ws []*ast.Word) string {
-	if len(ws) == 1 {
-		return plQuotedList(ws) + " is ignored"
-	}
-	return plQuotedList(ws) + " are ignored"
-}
-
-// plQuotedList quotes the texts of words: "x", "y" and "z".
-func plQuotedList(ws []*ast.Word) string {
-	parts := make([]string, 0, len(ws))
-	for i, w := range ws {
-		if i == 4 && len(ws) > 5 {
-			parts = append(parts, fmt.Sprintf("%d more", len(ws)-4))
-			break
-		}
-		parts = append(parts, fmt.Sprintf("%q", w.Text))
-	}
-	if len(parts) == 1 {
-		return parts[0]
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // plGivenUnless names the flag that makes the command ignore its

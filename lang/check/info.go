@@ -498,3 +498,30 @@ func siteLoop(site *StepInfo) *StepInfo {
 	}
 	return enclosingLoop(site)
 }
+
+// EnvNames are the names set in any env block of the file.
+func (in *Info) EnvNames() map[string]bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.envNames != nil {
+		return in.envNames
+	}
+	in.envNames = map[string]bool{}
+	add := func(f *ast.Field) {
+		if f == nil {
+			return
+		}
+		if m, ok := f.Value.(*ast.TemplateMap); ok {
+			for _, e := range m.Fields {
+				in.envNames[e.Name()] = true
+			}
+		}
+	}
+	if w := in.File.Workflow; w != nil {
+		add(w.Env)
+	}
+	for _, s := range in.Steps {
+		add(s.Step.Env)
+	}
+	return in.envNames
+}

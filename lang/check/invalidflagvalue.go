@@ -7,10 +7,9 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/lobsterdev/lobster/lang/js"
-
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/commands"
+	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 

@@ -3,11 +3,10 @@ package check
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/commands"
 	"github.com/lobsterdev/lobster/lang/source"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // LobsterCommandInRun reports pipeline commands called from shell text.
@@ -67,19 +66,6 @@ func runLobsterCommandInRun(p *Pass) {
 	})
 }
 
-// plCallText is the source of a simple command, shortened for a message.
-func plCallText(text string, c plShellCall) string {
-	line := c.Name
-	if c.Call != nil {
-		line = text[c.Call.Pos().Offset():c.Call.End().Offset()]
-	}
-	line = strings.Join(strings.Fields(line), " ")
-	if len(line) > 60 {
-		line = line[:57] + "…"
-	}
-	return line
-}
-
 // plPipelineOnly reports whether a script is one pipeline of pipeline
 // commands with no shell feature in it (no redirection, expansion or list),
 // so that it means the same as pipeline text.
@@ -120,60 +106,4 @@ func plCanRenameToPipeline(si *StepInfo, f *ast.Field) bool {
 		return false
 	}
 	return true
-}
-
-// plShellCommandsLex is the fallback of plShellCommands for text that does
-// not parse: pipeline command names (not program names) written where a
-// command starts, outside quotes.
-func plShellCommandsLex(text string) []plShellCall {
-	var calls []plShellCall
-	var quote byte
-	cmdPos := true // at a place where a command word may start
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		switch {
-		case quote == '\'':
-			if c == '\'' {
-				quote = 0
-			}
-			continue
-		case quote == '"':
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				quote = 0
-			}
-			continue
-		}
-		switch {
-		case c == '\'' || c == '"':
-			quote, cmdPos = c, false
-		case c == '\\':
-			i++
-			cmdPos = false
-		case c == '#' && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '\n'):
-			for i < len(text) && text[i] != '\n' {
-				i++
-			}
-			cmdPos = true
-		case c == '\n' || c == ';' || c == '|' || c == '&' || c == '(' || c == '`' || c == '{':
-			cmdPos = true
-		case c == ' ' || c == '\t':
-		case plIsNameByte(c):
-			j := i
-			for j < len(text) && plIsNameByte(text[j]) {
-				j++
-			}
-			if cmdPos && (j == len(text) || text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == ';' || text[j] == '|') {
-				if cmd, ok := commands.Lookup(text[i:j]); ok && !cmd.Program {
-					calls = append(calls, plShellCall{Name: text[i:j], Cmd: cmd, Start: i, End: j})
-				}
-			}
-			i = j - 1
-			cmdPos = false
-		default:
-			cmdPos = false
-		}
-	}
-	return calls
 }

@@ -1,9 +1,6 @@
 package check
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/commands"
 	"github.com/lobsterdev/lobster/lang/source"
@@ -40,43 +37,6 @@ func runMissingRequiredFlag(p *Pass) {
 				st.Name, plRequirementText(st.Cmd, r), plMessage(r.Error, st.Name, ""))
 		}
 	})
-}
-
-// plSatisfied reports whether a stage gives one of a requirement's
-// alternatives.
-func plSatisfied(st *plStage, r commands.Requirement) bool {
-	for _, a := range r.Any {
-		if a == commands.PositionalArgs {
-			for _, w := range st.Pos {
-				if w.Text != "" {
-					return true
-				}
-			}
-			continue
-		}
-		if f := st.FlagNamed(a); f != nil && f.Given() {
-			return true
-		}
-	}
-	return false
-}
-
-// plRequirementText spells what a requirement asks for: --key, or a <key>
-// argument, joined with "or".
-func plRequirementText(c *commands.Command, r commands.Requirement) string {
-	parts := make([]string, 0, len(r.Any))
-	for _, a := range r.Any {
-		if a == commands.PositionalArgs {
-			name := "argument"
-			if len(c.Positionals) > 0 {
-				name = c.Positionals[0].Name
-			}
-			parts = append(parts, fmt.Sprintf("a <%s> argument", name))
-			continue
-		}
-		parts = append(parts, "--"+a)
-	}
-	return strings.Join(parts, " or ")
 }
 
 // plSwallowedPositional reports whether a requirement for a positional is

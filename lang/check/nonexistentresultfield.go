@@ -31,9 +31,6 @@ item's field.`,
 	Run:  runNonexistentResultField,
 }
 
-// loopVarFields are the fields of a loop variable's record.
-func refIsLoopVarField(name string) bool { return name == "json" || name == "stdout" }
-
 // refExitStatusNames read as the outcome of a command.
 var refExitStatusNames = map[string]bool{
 	"exitCode": true, "exit_code": true, "exitcode": true, "code": true, "returncode": true, "returnCode": true,
@@ -114,27 +111,6 @@ func refReportLoopVarField(p *Pass, rs *RefSite, r *ast.StepRef, res Resolution)
 		Edits:   []source.Edit{p.Edit(source.Span{Start: seg.Pos(), End: seg.Pos()}, "json.")},
 	}}
 	p.Report(d)
-}
-
-// refUndefinedEffect says what an undefined reference gives where it stands.
-// A reference to a step that has no result yet where it stands (a later
-// step, a sub-step outside its loop) is left in the text as written, and
-// forward-step-ref or out-of-scope-ref report that; the field itself is then
-// simply never set.
-func refUndefinedEffect(rs *RefSite, res Resolution) string {
-	if v := res.Visibility; v != Visible && v != WorkflowLevel {
-		return "is never set"
-	}
-	switch rs.Context {
-	case InCondition:
-		return "is always undefined in the condition (a false test)"
-	case InWhole:
-		if rs.Field != nil && rs.Field.Name() == "for_each" {
-			return "is always undefined and the loop fails with \"expected array, got undefined\""
-		}
-		return "is always undefined and stdin gets no input"
-	}
-	return "always renders as an empty string"
 }
 
 // refSuggestResultField proposes the result field a name misspells: a case

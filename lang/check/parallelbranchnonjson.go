@@ -75,13 +75,6 @@ func runParallelBranchNonJSON(p *Pass) {
 	}
 }
 
-func polShorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
 // polLiteralShellOutput is what a shell text prints when it is a list of echo
 // and printf commands with literal words and of commands that print nothing
 // (sleep, true, :), joined by ";", "&&" or newlines. ok is false when the

@@ -1,14 +1,14 @@
 package check
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/lobsterdev/lobster/lang/js"
-
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/commands"
+	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -304,4 +304,88 @@ func plEachPipeline(in *Info, fn func(si *StepInfo, f *ast.Field, pipe *ast.Pipe
 			fn(si, f, pipe)
 		}
 	}
+}
+
+// plBoolWord reads a word as a boolean: false, 0, no, off, n and true, 1,
+// yes, on, y (any case). ok is false for any other word.
+func plBoolWord(w string) (value, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(w)) {
+	case "false", "0", "no", "off", "n":
+		return false, true
+	case "true", "1", "yes", "on", "y":
+		return true, true
+	}
+	return false, false
+}
+
+// plWordList says which words are ignored: "x" is ignored, "x" and "y" are
+// ignored.
+func plWordList(ws []*ast.Word) string {
+	if len(ws) == 1 {
+		return plQuotedList(ws) + " is ignored"
+	}
+	return plQuotedList(ws) + " are ignored"
+}
+
+// plSatisfied reports whether a stage gives one of a requirement's
+// alternatives.
+func plSatisfied(st *plStage, r commands.Requirement) bool {
+	for _, a := range r.Any {
+		if a == commands.PositionalArgs {
+			for _, w := range st.Pos {
+				if w.Text != "" {
+					return true
+				}
+			}
+			continue
+		}
+		if f := st.FlagNamed(a); f != nil && f.Given() {
+			return true
+		}
+	}
+	return false
+}
+
+// plRequirementText spells what a requirement asks for: --key, or a <key>
+// argument, joined with "or".
+func plRequirementText(c *commands.Command, r commands.Requirement) string {
+	parts := make([]string, 0, len(r.Any))
+	for _, a := range r.Any {
+		if a == commands.PositionalArgs {
+			name := "argument"
+			if len(c.Positionals) > 0 {
+				name = c.Positionals[0].Name
+			}
+			parts = append(parts, fmt.Sprintf("a <%s> argument", name))
+			continue
+		}
+		parts = append(parts, "--"+a)
+	}
+	return strings.Join(parts, " or ")
+}
+
+// plLooseKey folds case and drops the separators "-" and "_", so that
+// group_by, GroupBy and group-by meet groupBy.
+func plLooseKey(s string) string {
+	s = strings.ToLower(s)
+	if strings.ContainsAny(s, "-_") {
+		s = strings.NewReplacer("-", "", "_", "").Replace(s)
+	}
+	return s
+}
+
+// plQuotedList quotes the texts of words: "x", "y" and "z".
+func plQuotedList(ws []*ast.Word) string {
+	parts := make([]string, 0, len(ws))
+	for i, w := range ws {
+		if i == 4 && len(ws) > 5 {
+			parts = append(parts, fmt.Sprintf("%d more", len(ws)-4))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%q", w.Text))
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }

@@ -22,16 +22,6 @@ env variable (` + "`env: {NAME: $a.json.name}`" + ` and ` + "`\"$NAME.gz\"`" + `
 	Run:  runRefAbsorbsSuffix,
 }
 
-// refFileExtensions are suffixes that read as a file extension, not a key.
-var refFileExtensions = map[string]bool{
-	"gz": true, "bak": true, "txt": true, "tmp": true, "log": true, "md": true, "tgz": true, "zip": true,
-	"tar": true, "csv": true, "tsv": true, "yaml": true, "yml": true, "jsonl": true, "png": true, "jpg": true,
-	"jpeg": true, "pdf": true, "html": true, "xml": true, "sh": true, "py": true, "orig": true, "patch": true,
-	"lobster": true, "bz2": true, "xz": true, "zst": true,
-}
-
-func refIsFileExtension(name string) bool { return refFileExtensions[name] }
-
 func runRefAbsorbsSuffix(p *Pass) {
 	forEachResolvedStepRef(p.Info, func(rs *RefSite, r *ast.StepRef) bool {
 		n := len(r.Path)

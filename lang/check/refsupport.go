@@ -305,3 +305,51 @@ func (t refTested) has(site *StepInfo, ids ...string) bool {
 	}
 	return false
 }
+
+// wellKnownEnv are environment variables a shell script commonly reads;
+// "$HOME.json" in shell text is far more likely one of them than a step.
+var wellKnownEnv = map[string]bool{
+	"HOME": true, "PATH": true, "USER": true, "PWD": true, "OLDPWD": true, "SHELL": true, "TMPDIR": true,
+	"TMP": true, "TEMP": true, "LANG": true, "LC_ALL": true, "TERM": true, "HOSTNAME": true, "LOGNAME": true,
+	"EDITOR": true, "CI": true, "GITHUB_WORKSPACE": true, "XDG_CONFIG_HOME": true, "XDG_CACHE_HOME": true,
+}
+
+// refIsStructuredField reports whether a result field holds JSON that a path
+// can walk into.
+func refIsStructuredField(name string) bool {
+	return name == "json" || name == "response" || name == "subject"
+}
+
+// loopVarFields are the fields of a loop variable's record.
+func refIsLoopVarField(name string) bool { return name == "json" || name == "stdout" }
+
+// refUndefinedEffect says what an undefined reference gives where it stands.
+// A reference to a step that has no result yet where it stands (a later
+// step, a sub-step outside its loop) is left in the text as written, and
+// forward-step-ref or out-of-scope-ref report that; the field itself is then
+// simply never set.
+func refUndefinedEffect(rs *RefSite, res Resolution) string {
+	if v := res.Visibility; v != Visible && v != WorkflowLevel {
+		return "is never set"
+	}
+	switch rs.Context {
+	case InCondition:
+		return "is always undefined in the condition (a false test)"
+	case InWhole:
+		if rs.Field != nil && rs.Field.Name() == "for_each" {
+			return "is always undefined and the loop fails with \"expected array, got undefined\""
+		}
+		return "is always undefined and stdin gets no input"
+	}
+	return "always renders as an empty string"
+}
+
+func refIsFileExtension(name string) bool { return refFileExtensions[name] }
+
+// refFileExtensions are suffixes that read as a file extension, not a key.
+var refFileExtensions = map[string]bool{
+	"gz": true, "bak": true, "txt": true, "tmp": true, "log": true, "md": true, "tgz": true, "zip": true,
+	"tar": true, "csv": true, "tsv": true, "yaml": true, "yml": true, "jsonl": true, "png": true, "jpg": true,
+	"jpeg": true, "pdf": true, "html": true, "xml": true, "sh": true, "py": true, "orig": true, "patch": true,
+	"lobster": true, "bz2": true, "xz": true, "zst": true,
+}

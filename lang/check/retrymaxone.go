@@ -21,17 +21,6 @@ var RetryMaxOne = &Analyzer{
 	Run:  runRetryMaxOne,
 }
 
-// polRetry is a step's retry mapping when retry applies to the step: a
-// top-level shell, pipeline, workflow or parallel step, or a
-// for_each loop (retried as a whole by 2026.9.13, verified).
-func polRetry(s *ast.Step) *ast.Retry {
-	if s.Retry == nil || s.Context != ast.TopStep || s.ForEach == nil && !polHasExecution(s) {
-		return nil
-	}
-	r, _ := s.Retry.Value.(*ast.Retry)
-	return r
-}
-
 func runRetryMaxOne(p *Pass) {
 	for _, si := range p.Info.Top {
 		r := polRetry(si.Step)

@@ -1,10 +1,7 @@
 package check
 
 import (
-	"strings"
-
 	"github.com/lobsterdev/lobster/lang/ast"
-	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 )
 
@@ -35,53 +32,4 @@ func runShellSyntax(p *Pass) {
 			p.Reportf(sh.Err.Span, "the shell cannot parse this text: %s; /bin/sh fails with a syntax error before the step runs any of it", sh.Err.Msg)
 		}
 	})
-}
-
-// shSyntaxError reports whether shell-syntax reports the text: it does not
-// parse as POSIX shell, runs under /bin/sh, and the error is not one that
-// another rule explains.
-func shSyntaxError(in *Info, si *StepInfo, sh *ast.Shell) bool {
-	if sh == nil || sh.Err == nil || sh.Scalar == nil {
-		return false
-	}
-	if _, ok := plBashFeature(sh.Err.Msg); ok {
-		return false // bashism-in-sh
-	}
-	if w := in.File.Workflow; w == nil || plLobsterShellSet(w.Env) {
-		return false
-	}
-	for s := si; s != nil; s = s.Parent {
-		if plLobsterShellSet(s.Step.Env) {
-			return false
-		}
-	}
-	if sc := sh.Scalar; sc.Style == ast.Plain || sc.Style == ast.FoldedBlock {
-		if why, _, _ := plHarmfulFoldIn(in.File, sc); why != "" {
-			return false // folding broke it: plain-scalar-shell, folded-scalar-shell
-		}
-	}
-	return !shHasTemplateSyntax(sh.Scalar.Text)
-}
-
-// shHasTemplateSyntax reports whether shell text holds "{{" or "${name.",
-// which other rules explain (and which makes the parser stop there).
-func shHasTemplateSyntax(text string) bool {
-	if strings.Contains(text, "{{") {
-		return true
-	}
-	for i := strings.Index(text, "${"); i >= 0; {
-		j := i + 2
-		for j < len(text) && (parser.IsWordByte(text[j]) || text[j] == '-') {
-			j++
-		}
-		if j < len(text) && text[j] == '.' {
-			return true
-		}
-		k := strings.Index(text[j:], "${")
-		if k < 0 {
-			break
-		}
-		i = j + k
-	}
-	return false
 }

@@ -1,13 +1,14 @@
 package check
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/commands"
+	"github.com/lobsterdev/lobster/lang/parser"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // This file holds what the rules on shell text share: finding
@@ -206,4 +207,309 @@ func plShellCommands(text string) (calls []plShellCall, file *syntax.File, ok bo
 // name with a program is also an option of that program (GNU sort --key).
 func plProgramFlag(name, flag string) bool {
 	return name == "sort" && flag == "key"
+}
+
+// plBashFeature reads the shell parser's POSIX-mode error for a feature of
+// another shell ("arrays are a bash/mksh/zsh feature; tried parsing as
+// posix"), and returns the feature sentence.
+func plBashFeature(msg string) (string, bool) {
+	i := strings.Index(msg, " feature; tried parsing as ")
+	if i < 0 || !strings.Contains(msg[:i], "bash") {
+		return "", false
+	}
+	return fmt.Sprintf("%s feature", msg[:i]), true
+}
+
+// plLobsterShellSet reports whether an env block sets LOBSTER_SHELL.
+func plLobsterShellSet(f *ast.Field) bool {
+	if f == nil {
+		return false
+	}
+	m, ok := f.Value.(*ast.TemplateMap)
+	if !ok {
+		return false
+	}
+	for _, e := range m.Fields {
+		if e.Name() == "LOBSTER_SHELL" {
+			return true
+		}
+	}
+	return false
+}
+
+// plHarmfulFoldIn finds the first line break that folding turned into a
+// space where the script needed it: why (for the message) and the decoded
+// range [at, k) of the line joined with the next one; why is "" when every
+// fold is harmless.
+func plHarmfulFoldIn(file *ast.File, s *ast.Scalar) (why string, at, k int) {
+	folds := plFoldPoints(file, s)
+	if len(folds) == 0 {
+		return "", 0, 0
+	}
+	text := s.Text
+	var quote byte
+	comment := -1  // start of a comment on the current line
+	lineStart := 0 // start of the current source line, in decoded offsets
+	cmdStart := 0  // start of the current decoded line
+	heredoc := false
+	next := 0 // index in folds
+	for i := 0; i <= len(text) && next < len(folds); i++ {
+		if i == folds[next] {
+			k := i
+			next++
+			if quote == 0 {
+				if why, at := plHarmfulFold(text, k, lineStart, cmdStart, comment, heredoc); why != "" {
+					return why, at, k
+				}
+			}
+			lineStart, heredoc = k+1, false
+			continue
+		}
+		if i == len(text) {
+			break
+		}
+		c := text[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+		case quote == '"':
+			if c == '\\' && folds[next] != i+1 {
+				i++
+			} else if c == '"' {
+				quote = 0
+			}
+		case comment >= 0:
+			if c == '\n' {
+				comment, lineStart, cmdStart, heredoc = -1, i+1, i+1, false
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\':
+			if folds[next] != i+1 {
+				i++
+			}
+		case c == '#' && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '\n'):
+			comment = i
+		case c == '<' && i+1 < len(text) && text[i+1] == '<':
+			heredoc = true
+			i++
+		case c == '\n':
+			lineStart, cmdStart, heredoc = i+1, i+1, false
+		}
+	}
+	return "", 0, 0
+}
+
+// plFoldPoints lists the decoded offsets of the spaces that folding made
+// of line breaks.
+func plFoldPoints(file *ast.File, s *ast.Scalar) []int {
+	var folds []int
+	src := file.Src.Content
+	for _, sg := range s.Map.Segments() {
+		if sg.Verbatim || sg.DecLen != 1 || sg.Dec >= len(s.Text) || s.Text[sg.Dec] != ' ' {
+			continue
+		}
+		if sg.Src+sg.SrcLen <= len(src) && strings.IndexByte(string(src[sg.Src:sg.Src+sg.SrcLen]), '\n') >= 0 {
+			folds = append(folds, sg.Dec)
+		}
+	}
+	return folds
+}
+
+// plCallText is the source of a simple command, shortened for a message.
+func plCallText(text string, c plShellCall) string {
+	line := c.Name
+	if c.Call != nil {
+		line = text[c.Call.Pos().Offset():c.Call.End().Offset()]
+	}
+	line = strings.Join(strings.Fields(line), " ")
+	if len(line) > 60 {
+		line = line[:57] + "…"
+	}
+	return line
+}
+
+// plShellCommandsLex is the fallback of plShellCommands for text that does
+// not parse: pipeline command names (not program names) written where a
+// command starts, outside quotes.
+func plShellCommandsLex(text string) []plShellCall {
+	var calls []plShellCall
+	var quote byte
+	cmdPos := true // at a place where a command word may start
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+			continue
+		case quote == '"':
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				quote = 0
+			}
+			continue
+		}
+		switch {
+		case c == '\'' || c == '"':
+			quote, cmdPos = c, false
+		case c == '\\':
+			i++
+			cmdPos = false
+		case c == '#' && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '\n'):
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+			cmdPos = true
+		case c == '\n' || c == ';' || c == '|' || c == '&' || c == '(' || c == '`' || c == '{':
+			cmdPos = true
+		case c == ' ' || c == '\t':
+		case plIsNameByte(c):
+			j := i
+			for j < len(text) && plIsNameByte(text[j]) {
+				j++
+			}
+			if cmdPos && (j == len(text) || text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == ';' || text[j] == '|') {
+				if cmd, ok := commands.Lookup(text[i:j]); ok && !cmd.Program {
+					calls = append(calls, plShellCall{Name: text[i:j], Cmd: cmd, Start: i, End: j})
+				}
+			}
+			i = j - 1
+			cmdPos = false
+		default:
+			cmdPos = false
+		}
+	}
+	return calls
+}
+
+// shSyntaxError reports whether shell-syntax reports the text: it does not
+// parse as POSIX shell, runs under /bin/sh, and the error is not one that
+// another rule explains.
+func shSyntaxError(in *Info, si *StepInfo, sh *ast.Shell) bool {
+	if sh == nil || sh.Err == nil || sh.Scalar == nil {
+		return false
+	}
+	if _, ok := plBashFeature(sh.Err.Msg); ok {
+		return false // bashism-in-sh
+	}
+	if w := in.File.Workflow; w == nil || plLobsterShellSet(w.Env) {
+		return false
+	}
+	for s := si; s != nil; s = s.Parent {
+		if plLobsterShellSet(s.Step.Env) {
+			return false
+		}
+	}
+	if sc := sh.Scalar; sc.Style == ast.Plain || sc.Style == ast.FoldedBlock {
+		if why, _, _ := plHarmfulFoldIn(in.File, sc); why != "" {
+			return false // folding broke it: plain-scalar-shell, folded-scalar-shell
+		}
+	}
+	return !shHasTemplateSyntax(sh.Scalar.Text)
+}
+
+// plHarmfulFold says why the fold at decoded offset k breaks the script,
+// or "". lineStart is where the source line before the fold starts,
+// cmdStart where the decoded line starts; comment is the start of an open
+// comment or -1. at is where the line before the fold starts.
+func plHarmfulFold(text string, k, lineStart, cmdStart, comment int, heredoc bool) (why string, at int) {
+	prev := strings.TrimRight(text[lineStart:k], " \t")
+	rest := text[k+1:]
+	if j := strings.IndexByte(rest, '\n'); j >= 0 {
+		rest = rest[:j]
+	}
+	nextLine := strings.TrimLeft(rest, " \t")
+	nextFirst := nextLine
+	if j := strings.IndexAny(nextFirst, " \t;"); j >= 0 {
+		nextFirst = nextFirst[:j]
+	}
+	switch {
+	case comment >= 0:
+		return fmt.Sprintf("the comment %q swallows the rest of the script", plShort(text[comment:k])), lineStart
+	case heredoc:
+		return fmt.Sprintf("the here-document started in %q loses its lines", plShort(prev)), lineStart
+	case strings.HasSuffix(prev, "\\"):
+		return fmt.Sprintf("the backslash that ends %q escapes a space instead of continuing the line", plShort(prev)), lineStart
+	}
+	for _, end := range [...]string{"|", "&&", "||", ";", "&", "(", "{"} {
+		if strings.HasSuffix(prev, end) {
+			return "", 0
+		}
+	}
+	lastWord := prev
+	if j := strings.LastIndexAny(lastWord, " \t"); j >= 0 {
+		lastWord = lastWord[j+1:]
+	}
+	switch lastWord {
+	case "then", "do", "else", "in":
+		return "", 0
+	}
+	if plShellKeywordsAfter[nextFirst] {
+		return fmt.Sprintf("%q becomes an argument of the line before it", nextFirst), lineStart
+	}
+	if nextLine == "" || strings.IndexByte("-|&><;)'\"$([", nextLine[0]) >= 0 {
+		return "", 0
+	}
+	prevFirst := strings.TrimLeft(text[cmdStart:k], " \t")
+	if j := strings.IndexAny(prevFirst, " \t"); j >= 0 {
+		prevFirst = prevFirst[:j]
+	}
+	if plCommonCommands[nextFirst] || lineStart == cmdStart && nextFirst == prevFirst && nextFirst != "" {
+		return fmt.Sprintf("%q is joined to the line before it (%q) instead of running as its own command", plShort(nextLine), plShort(strings.TrimLeft(text[cmdStart:k], " \t"))), lineStart
+	}
+	return "", 0
+}
+
+// shHasTemplateSyntax reports whether shell text holds "{{" or "${name.",
+// which other rules explain (and which makes the parser stop there).
+func shHasTemplateSyntax(text string) bool {
+	if strings.Contains(text, "{{") {
+		return true
+	}
+	for i := strings.Index(text, "${"); i >= 0; {
+		j := i + 2
+		for j < len(text) && (parser.IsWordByte(text[j]) || text[j] == '-') {
+			j++
+		}
+		if j < len(text) && text[j] == '.' {
+			return true
+		}
+		k := strings.Index(text[j:], "${")
+		if k < 0 {
+			break
+		}
+		i = j + k
+	}
+	return false
+}
+
+// plCommonCommands are programs and builtins that almost always start a
+// command line.
+var plCommonCommands = map[string]bool{
+	"echo": true, "printf": true, "cd": true, "mkdir": true, "rm": true, "cp": true, "mv": true, "cat": true,
+	"export": true, "set": true, "if": true, "for": true, "while": true, "until": true, "case": true, "test": true,
+	"sleep": true, "touch": true, "ls": true, "grep": true, "sed": true, "awk": true, "jq": true, "curl": true,
+	"git": true, "gh": true, "python": true, "python3": true, "node": true, "npm": true, "npx": true, "exit": true,
+	"source": true, "true": true, "false": true, "openclaw.invoke": true, "clawd.invoke": true, "lobster": true,
+	"chmod": true, "tee": true, "read": true, "local": true, "unset": true, "trap": true, "wait": true,
+	"docker": true, "make": true, "go": true, "pip": true, "uv": true, "bun": true, "deno": true, "wget": true,
+}
+
+// plShellKeywordsAfter are reserved words that cannot follow a command's
+// arguments on the same line.
+var plShellKeywordsAfter = map[string]bool{
+	"then": true, "do": true, "done": true, "fi": true, "else": true, "elif": true, "esac": true, "}": true, ";;": true,
+}
+
+// plShort shortens text for a message.
+func plShort(s string) string {
+	if len(s) > 40 {
+		return s[:39] + "…"
+	}
+	return s
 }

@@ -3,10 +3,9 @@ package check
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // StderrMergedIntoOutput reports 2>&1 in a shell step whose output a later

@@ -76,28 +76,3 @@ func runStepOutputSplicedIntoShell(p *Pass) {
 		}
 	}
 }
-
-// aeHasOutputRef reports whether refs hold a $id.json… or $id.stdout.
-func aeHasOutputRef(refs []ast.Ref) bool {
-	for _, ref := range refs {
-		if r, ok := ref.(*ast.StepRef); ok && aeIsOutputPath(r) {
-			return true
-		}
-	}
-	return false
-}
-
-// aeIsOutputPath reports whether a reference reads a step's data: stdout,
-// or json and the paths below it.
-func aeIsOutputPath(r *ast.StepRef) bool {
-	if len(r.Path) == 0 {
-		return false
-	}
-	switch r.Path[0].Name {
-	case "json":
-		return true
-	case "stdout":
-		return len(r.Path) == 1
-	}
-	return false
-}

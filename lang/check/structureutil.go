@@ -181,3 +181,14 @@ func executes(s *ast.Step) *ast.Field {
 	}
 	return nil
 }
+
+// yaml11Word is the boolean a YAML 1.1 word meant, and whether the text is one.
+func yaml11Word(text string) (bool, bool) {
+	switch strings.ToLower(text) {
+	case "yes", "on", "y":
+		return true, true
+	case "no", "off", "n":
+		return false, true
+	}
+	return false, false
+}

@@ -67,16 +67,6 @@ func plSuggestCommand(reg *commands.Registry, name string) string {
 	return Suggest(name, reg.Names())
 }
 
-// plLooseKey folds case and drops the separators "-" and "_", so that
-// group_by, GroupBy and group-by meet groupBy.
-func plLooseKey(s string) string {
-	s = strings.ToLower(s)
-	if strings.ContainsAny(s, "-_") {
-		s = strings.NewReplacer("-", "", "_", "").Replace(s)
-	}
-	return s
-}
-
 // plAfterTemplateSplit reports whether the stage starts after a "|" that
 // split a {{ … }} placeholder (template-filter-pipe-unquoted reports it) or
 // that a backslash did not escape (unquoted-escape reports it).
