@@ -5,6 +5,7 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -104,14 +106,18 @@ func harnessFile(name string) bool {
 
 // A Setup is a case's files written into a directory, with the case's
 // fake HTTP endpoint when it has a server.json: every request gets the
-// same answer, {"status": N, "body": "...", "hang": bool}, and requests are
-// counted. In files, arguments and environment, "$SERVER" is its URL and
-// "$SHIMS" the directory of the openclaw.invoke and clawd.invoke programs.
+// same answer, {"status": N, "body": "...", "hang": bool} (hang: no answer
+// until the client gives up), and requests are counted; with "log": true
+// each request is recorded too (see Trailer). In files, arguments and
+// environment, "$SERVER" is its URL and "$SHIMS" the directory of the
+// openclaw.invoke and clawd.invoke programs. scripts/record-conformance.py
+// does the same.
 type Setup struct {
 	Dir   string
 	srv   *httptest.Server
 	mu    sync.Mutex
 	count int
+	log   strings.Builder
 	shims string
 }
 
@@ -123,6 +129,7 @@ func (c *Case) SetUp(dir, shims string) (*Setup, error) {
 			Status int    `json:"status"`
 			Body   string `json:"body"`
 			Hang   bool   `json:"hang"`
+			Log    bool   `json:"log"`
 		}
 		if err := json.Unmarshal(spec, &answer); err != nil {
 			return nil, fmt.Errorf("server.json: %v", err)
@@ -131,10 +138,17 @@ func (c *Case) SetUp(dir, shims string) (*Setup, error) {
 			answer.Status = 200
 		}
 		s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
 			s.mu.Lock()
 			s.count++
+			if answer.Log {
+				fmt.Fprintf(&s.log, "> %s %s\n", r.Method, r.URL.RequestURI())
+				if auth, ok := r.Header["Authorization"]; ok {
+					fmt.Fprintf(&s.log, "> authorization: %s\n", strings.Join(auth, ", "))
+				}
+				fmt.Fprintf(&s.log, "> %s\n", strings.ToValidUTF8(string(body), "\uFFFD"))
+			}
 			s.mu.Unlock()
-			io.Copy(io.Discard, r.Body)
 			if answer.Hang {
 				<-r.Context().Done()
 				return
@@ -178,14 +192,16 @@ func (s *Setup) Output(out string) string {
 	return out
 }
 
-// Trailer ends a transcript: the number of requests the server had.
+// Trailer ends a transcript: the number of requests the server had and,
+// with "log": true, each request: "> METHOD PATH", its authorization
+// header when it has one, and "> BODY".
 func (s *Setup) Trailer() string {
 	if s.srv == nil {
 		return ""
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return fmt.Sprintf("[server: %d request(s)]\n", s.count)
+	return fmt.Sprintf("[server: %d request(s)]\n%s", s.count, s.log.String())
 }
 
 // Close stops the server.
@@ -251,6 +267,8 @@ var (
 	tokenField = regexp.MustCompile(`"resumeToken": "[A-Za-z0-9_-]+"`)
 	idField    = regexp.MustCompile(`"approvalId": "[0-9a-f]{8}"`)
 	idText     = regexp.MustCompile(`Approval ID \\"[0-9a-f]{8}\\"`)
+	uuid       = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	approvalID = regexp.MustCompile(`^approval_[0-9a-f]{8}\.json$`)
 )
 
 // NormalizeIDs replaces what differs between runs: tokens and ids.
@@ -258,6 +276,25 @@ func NormalizeIDs(s string) string {
 	s = tokenField.ReplaceAllString(s, `"resumeToken": "<token>"`)
 	s = idField.ReplaceAllString(s, `"approvalId": "<id>"`)
 	return idText.ReplaceAllString(s, `Approval ID \"<id>\"`)
+}
+
+// ListState lists a state directory, one normalised name per line, a
+// claimed state marked as a tombstone.
+func ListState(dir string) string {
+	entries, _ := os.ReadDir(dir)
+	var lines []string
+	for _, e := range entries {
+		name := uuid.ReplaceAllString(e.Name(), "<uuid>")
+		if approvalID.MatchString(name) {
+			name = "approval_<id>.json"
+		}
+		if data, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && bytes.Contains(data, []byte("lobster.consumed-resume-state.v1")) {
+			name += " (tombstone)"
+		}
+		lines = append(lines, name+"\n")
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "")
 }
 
 // StateListing is where a transcript lists the state directory.
