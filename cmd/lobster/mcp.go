@@ -59,23 +59,22 @@ func runMCP(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io
 	if len(pos) > 0 {
 		return usageError(stderr, cmd, "mcp takes no arguments")
 	}
-	addr, allowRun, allowAgent, sc := &f.addr, &f.allowRun, &f.allowAgent, &f.shellcheck
-	bin, err := shellcheckProgram(*sc)
+	bin, err := shellcheckProgram(f.shellcheck)
 	if err != nil {
 		textf(stderr, "lobster: mcp: %v\n", err)
 		return exitUsage
 	}
-	srv := mcp.New(mcp.Options{Version: version(), AllowRun: *allowRun, AllowAgentApproval: *allowAgent, Shellcheck: bin})
+	srv := mcp.New(mcp.Options{Version: version(), AllowRun: f.allowRun, AllowAgentApproval: f.allowAgent, Shellcheck: bin})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if *addr == "" {
+	if f.addr == "" {
 		if err := srv.ServeStdio(ctx, stdin, stdout); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 			textf(stderr, "lobster: mcp: %v\n", err)
 			return exitFindings
 		}
 		return exitOK
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		textf(stderr, "lobster: mcp: %v\n", err)
 		return exitUsage

@@ -32,7 +32,7 @@ func runApprovalFieldType(p *Pass) {
 			if f == a.Items {
 				want = "a list"
 			}
-			got := gateTypeName(f.Value)
+			got := typeNameWithValue(f.Value)
 			if (f == a.Items && got == "a list") || (f != a.Items && got == "a string") {
 				continue
 			}
@@ -56,28 +56,4 @@ func runApprovalFieldType(p *Pass) {
 			p.Report(d)
 		}
 	}
-}
-
-// gateTypeName names the YAML type of a value for messages.
-func gateTypeName(v ast.Value) string {
-	switch v := ast.Resolve(v).(type) {
-	case *ast.Scalar:
-		switch v.Kind {
-		case ast.Null:
-			return "null"
-		case ast.Bool:
-			return "a boolean (" + v.Text + ")"
-		case ast.Int, ast.Float:
-			return "a number (" + v.Text + ")"
-		}
-		return "a string"
-	case *ast.Sequence, *ast.StepList:
-		return "a list"
-	case nil:
-		return "an undefined alias"
-	}
-	if ast.StringOf(ast.Resolve(v)) != nil {
-		return "a string"
-	}
-	return "a mapping"
 }

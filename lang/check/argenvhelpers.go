@@ -412,27 +412,6 @@ func aeUnexpanded(text string, skip []aeSpan, fn func(i, j int, name string)) {
 	}
 }
 
-// aeDescribe names the type of a value for a message.
-func aeDescribe(v ast.Value) string {
-	switch v := ast.Resolve(v).(type) {
-	case *ast.Scalar:
-		switch v.Kind {
-		case ast.Null:
-			return "null"
-		case ast.Bool:
-			return "a boolean"
-		case ast.Int, ast.Float:
-			return "a number"
-		}
-		return "a string"
-	case *ast.Sequence:
-		return "a list"
-	case nil:
-		return "an undefined alias"
-	}
-	return "a mapping"
-}
-
 // aeEncodeInScalar writes decoded text as it must appear in the scalar's
 // source at span: escaped in a double-quoted scalar, with doubled quotes in
 // a single-quoted one. It reports false when the text cannot stand there (a
