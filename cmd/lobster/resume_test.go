@@ -23,6 +23,14 @@ func lobsterIn(t *testing.T, dir string, env []string, args ...string) (stdout s
 	cmd := exec.Command("lobster", args...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "LOBSTER_STATE_DIR="+filepath.Join(dir, ".state"), "GORACE=atexit_sleep_ms=0"), env...)
+	stdout, _, code = runProgram(t, cmd)
+	return stdout, code
+}
+
+// runProgram runs cmd and returns its standard output, standard error and
+// exit code; a failure to start it fails the test.
+func runProgram(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
@@ -32,7 +40,7 @@ func lobsterIn(t *testing.T, dir string, env []string, args ...string) (stdout s
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return out.String(), code
+	return out.String(), errOut.String(), code
 }
 
 // pause runs the workflow in tool mode and returns its resume token.

@@ -63,6 +63,18 @@ var recordHistories = flag.Bool("record-histories", false, "write the histories 
 // historiesDir is where the replay test of runtime/temporal finds them.
 var historiesDir = filepath.Join(repoRoot, "runtime", "temporal", "testdata", "histories")
 
+// buildLobster builds lobster without the race detector: the fault tests
+// kill it as a separate program and the throughput test times it, which
+// this test binary (race-instrumented under make test) would distort.
+func buildLobster(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "lobster")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
 func TestOnDevServer(t *testing.T) {
 	cli := temporalCLI(t)
 	bin := buildLobster(t)
@@ -258,18 +270,10 @@ func startWorker(t *testing.T, bin, addr, queue, home string) *bgProc {
 // lobster runs bin with args in dir and returns its stdout, stderr and
 // exit code.
 func lobster(t *testing.T, bin, dir string, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir, cmd.Env = dir, env
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
+	return runProgram(t, cmd)
 }
 
 func onServer(addr, queue string) []string {
