@@ -65,6 +65,32 @@ func StringOf(v Value) *Scalar {
 	return nil
 }
 
+// TypeName names the YAML type of a value for messages: "null",
+// "a boolean", "a number", "a string", "a list", "a mapping" or "an
+// undefined alias". It follows aliases, and typed nodes count as what they
+// were written as (a shell text is a string, a step list a list).
+func TypeName(v Value) string {
+	v = Resolve(v)
+	if s := ScalarOf(v); s != nil {
+		switch s.Kind {
+		case Null:
+			return "null"
+		case Bool:
+			return "a boolean"
+		case Int, Float:
+			return "a number"
+		}
+		return "a string"
+	}
+	switch v.(type) {
+	case *Sequence, *StepList:
+		return "a list"
+	case nil:
+		return "an undefined alias"
+	}
+	return "a mapping"
+}
+
 // EmbeddedScalar is the string scalar that holds the text of a shell,
 // template, condition or pipeline node, or nil for any other node.
 func EmbeddedScalar(n Node) *Scalar {

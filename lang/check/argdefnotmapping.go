@@ -43,7 +43,7 @@ func runArgDefNotMapping(p *Pass) {
 				hint = fmt.Sprintf(" like {%s: {default: \"\"}}", s.Text)
 			}
 		}
-		p.Reportf(ast.SpanOf(w.Args.Value), "\"args\" must be a mapping of name: {default: …}%s; as written it is %s, which is ignored: no arg gets a default", hint, typeName(v))
+		p.Reportf(ast.SpanOf(w.Args.Value), "\"args\" must be a mapping of name: {default: …}%s; as written it is %s, which is ignored: no arg gets a default", hint, ast.TypeName(v))
 		return
 	}
 	for _, fd := range a.Fields {

@@ -28,6 +28,6 @@ func runEnvNotMapping(p *Pass) {
 		if s, ok := v.(*ast.Scalar); ok && s.Kind == ast.Null || v == nil {
 			continue
 		}
-		p.Reportf(ast.SpanOf(b.Field.Value), "\"env\" must be a mapping of NAME: \"value\"; this value is %s and is ignored, so no variable is set", typeName(v))
+		p.Reportf(ast.SpanOf(b.Field.Value), "\"env\" must be a mapping of NAME: \"value\"; this value is %s and is ignored, so no variable is set", ast.TypeName(v))
 	}
 }

@@ -193,38 +193,11 @@ func yaml11Word(text string) (bool, bool) {
 	return false, false
 }
 
-// typeName names the YAML type of a value for messages: "null",
-// "a boolean", "a number", "a string", "a list", "a mapping" or "an
-// undefined alias". Typed nodes count as what they were written as (a
-// shell text is a string, a step list a list).
-func typeName(v ast.Value) string {
-	switch v := ast.Resolve(v).(type) {
-	case *ast.Scalar:
-		switch v.Kind {
-		case ast.Null:
-			return "null"
-		case ast.Bool:
-			return "a boolean"
-		case ast.Int, ast.Float:
-			return "a number"
-		}
-		return "a string"
-	case *ast.Sequence, *ast.StepList:
-		return "a list"
-	case nil:
-		return "an undefined alias"
-	}
-	if ast.StringOf(ast.Resolve(v)) != nil {
-		return "a string"
-	}
-	return "a mapping"
-}
-
-// typeNameWithValue is typeName with a boolean's or a number's text:
+// typeNameWithValue is ast.TypeName with a boolean's or a number's text:
 // "a number (3)".
 func typeNameWithValue(v ast.Value) string {
 	if s, ok := ast.Resolve(v).(*ast.Scalar); ok && (s.Kind == ast.Bool || s.Kind == ast.Int || s.Kind == ast.Float) {
-		return typeName(v) + " (" + s.Text + ")"
+		return ast.TypeName(v) + " (" + s.Text + ")"
 	}
-	return typeName(v)
+	return ast.TypeName(v)
 }

@@ -53,25 +53,13 @@ func (d *decoder) invalid(n ast.Node, format string, args ...any) {
 	d.report(CodeInvalid, source.Error, ast.SpanOf(n), format, args...)
 }
 
-// kind names the YAML type of a value for messages.
+// kind names the YAML type of a value for messages ("nothing" where
+// there is no value).
 func kind(v ast.Value) string {
-	switch v := v.(type) {
-	case *ast.Mapping:
-		return "a mapping"
-	case *ast.Sequence:
-		return "a list"
-	case *ast.Scalar:
-		switch v.Kind {
-		case ast.Null:
-			return "null"
-		case ast.Bool:
-			return "a boolean"
-		case ast.Int, ast.Float:
-			return "a number"
-		}
-		return "a string"
+	if v == nil {
+		return "nothing"
 	}
-	return "nothing"
+	return ast.TypeName(v)
 }
 
 // jsonFields lists the fields of a struct type by their json names.
