@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -135,41 +134,27 @@ func runCase(t *testing.T, path string) {
 	}
 	defer setup.Close()
 	stateDir := filepath.Join(work, ".state")
-	var transcript strings.Builder
 	var stderr bytes.Buffer
-	code := 0
-	var token, id string
-	for _, step := range c.Steps {
-		args := harness.Expand(step.Args, token, id)
-		for i, a := range args {
-			args[i] = setup.Expand(a)
-		}
+	out, code := setup.Replay(c, func(args []string, env map[string]string) (string, int) {
 		cmd := exec.Command(lobster, args...)
 		cmd.Dir = work
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "LOBSTER_STATE_DIR=" + stateDir}
-		for k, v := range step.Env {
-			cmd.Env = append(cmd.Env, k+"="+setup.Expand(v))
+		for k, v := range env {
+			cmd.Env = append(cmd.Env, k+"="+v)
 		}
 		var stdout bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err = cmd.Run()
-		code = 0
+		err := cmd.Run()
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
-			code = exit.ExitCode()
+			return stdout.String(), exit.ExitCode()
 		} else if err != nil {
 			t.Fatal(err)
 		}
-		if tok, i := harness.PauseIDs(stdout.Bytes()); tok != "" {
-			token, id = tok, i
-		}
-		out := setup.Output(stdout.String())
-		if c.Single {
-			transcript.WriteString(out)
-			continue
-		}
-		fmt.Fprintf(&transcript, "$ lobster %s\n[exit %d]\n%s", strings.Join(step.Args, " "), code, harness.NormalizeIDs(out))
-	}
+		return stdout.String(), 0
+	})
+	var transcript strings.Builder
+	transcript.WriteString(out)
 	if !c.Single {
 		transcript.WriteString(harness.StateListing + harness.ListState(stateDir))
 	}

@@ -5,7 +5,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -111,38 +110,23 @@ func runCase(t *testing.T, c *conformance.Case, open func(context.Context, engin
 	}
 	defer func() { openEngine = saved }()
 
-	var transcript strings.Builder
 	var stderr bytes.Buffer
-	code := 0
-	var token, id string
-	for _, step := range c.Steps {
-		args := conformance.Expand(step.Args, token, id)
-		for i, a := range args {
-			args[i] = setup.Expand(a)
-		}
+	out, code := setup.Replay(c, func(args []string, env map[string]string) (string, int) {
 		if len(args) > 0 && (args[0] == "run" || args[0] == "resume") {
 			args = append([]string{args[0], "--engine", "temporal"}, args[1:]...)
 		}
-		var set []string
-		for k, v := range step.Env {
-			os.Setenv(k, setup.Expand(v))
-			set = append(set, k)
+		for k, v := range env {
+			os.Setenv(k, v)
 		}
 		var stdout bytes.Buffer
-		code = run(args, strings.NewReader(""), &stdout, &stderr)
-		for _, k := range set {
+		code := run(args, strings.NewReader(""), &stdout, &stderr)
+		for k := range env {
 			os.Unsetenv(k)
 		}
-		if tok, i := conformance.PauseIDs(stdout.Bytes()); tok != "" {
-			token, id = tok, i
-		}
-		out := setup.Output(stdout.String())
-		if c.Single {
-			transcript.WriteString(out)
-			continue
-		}
-		fmt.Fprintf(&transcript, "$ lobster %s\n[exit %d]\n%s", strings.Join(step.Args, " "), code, conformance.NormalizeIDs(out))
-	}
+		return stdout.String(), code
+	})
+	var transcript strings.Builder
+	transcript.WriteString(out)
 	transcript.WriteString(setup.Trailer())
 	wantExit, wantOut, wantErr := c.Want()
 	gotErr := strings.ReplaceAll(stderr.String(), work, "$WORK")

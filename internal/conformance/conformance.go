@@ -235,6 +235,39 @@ func (c *Case) RunsWorkflow() bool {
 	return false
 }
 
+// Replay runs the case's commands one after another with run, which gets
+// each command's arguments and environment with $TOKEN and $ID (of the
+// last pause), $SERVER and $SHIMS replaced. It returns what the case
+// records as standard output, without the state listing and the server's
+// trailer: a single command's output as is, else a transcript with ids
+// normalised; and the last command's exit code.
+func (s *Setup) Replay(c *Case, run func(args []string, env map[string]string) (stdout string, code int)) (transcript string, code int) {
+	var b strings.Builder
+	var token, id string
+	for _, step := range c.Steps {
+		args := Expand(step.Args, token, id)
+		for i, a := range args {
+			args[i] = s.Expand(a)
+		}
+		env := map[string]string{}
+		for k, v := range step.Env {
+			env[k] = s.Expand(v)
+		}
+		var stdout string
+		stdout, code = run(args, env)
+		if tok, i := PauseIDs([]byte(stdout)); tok != "" {
+			token, id = tok, i
+		}
+		out := s.Output(stdout)
+		if c.Single {
+			b.WriteString(out)
+			continue
+		}
+		fmt.Fprintf(&b, "$ lobster %s\n[exit %d]\n%s", strings.Join(step.Args, " "), code, NormalizeIDs(out))
+	}
+	return b.String(), code
+}
+
 // Expand replaces $TOKEN and $ID in args.
 func Expand(args []string, token, id string) []string {
 	out := make([]string, len(args))
