@@ -43,6 +43,7 @@ type Pass struct {
 	// reference reads the file (or ignores a part of it).
 	Rejected bool
 	report   func(source.Diagnostic)
+	subs     *subFiles // the child workflows this check has loaded
 }
 
 // ReadFile reads a file the workflow refers to.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/lobsterdev/lobster/lang/check"
@@ -119,5 +120,27 @@ func TestSubworkflowTooLarge(t *testing.T) {
 	want := `sub-workflow "./big.lobster" is not read: the file is 10737418240 bytes; files over 8388608 bytes are not read; the step fails when it loads the child`
 	if len(got) != 1 || got[0].Message != want || got[0].Range.Start.Line != 3 {
 		t.Errorf("got %v", got)
+	}
+}
+
+// TestChildReadOnce: every rule that looks into a child workflow shares
+// one read and parse of it per check.
+func TestChildReadOnce(t *testing.T) {
+	dir := t.TempDir()
+	parent := filepath.Join(dir, "parent.lobster")
+	src := "steps:\n  - id: a\n    workflow: ./child.lobster\n    workflow_args: {x: $b.json}\n  - id: b\n    workflow: ./child.lobster\n    env: {K: v}\n"
+	child := []byte("args:\n  x: {default: \"1\"}\nsteps:\n  - id: c\n    approval: ok?\n    run: echo \"$LOBSTER_ARG_X\"\n")
+	var mu sync.Mutex
+	reads := map[string]int{}
+	readFile := func(path string) ([]byte, error) {
+		mu.Lock()
+		reads[filepath.Base(path)]++
+		mu.Unlock()
+		return child, nil
+	}
+	file, diags := parser.Parse(parent, []byte(src))
+	check.RunWith(file, diags, check.All, check.Options{Path: parent, ReadFile: readFile})
+	if reads["child.lobster"] != 1 {
+		t.Errorf("child.lobster read %d times in one check, want 1 (reads: %v)", reads["child.lobster"], reads)
 	}
 }

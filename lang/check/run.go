@@ -99,6 +99,7 @@ func RunContext(ctx context.Context, f *ast.File, parseDiags []source.Diagnostic
 	// run them on all CPUs, each into its own slot, then merge in order.
 	rejected := len(parser.LoadErrors(parseDiags)) > 0
 	found := make([][]source.Diagnostic, len(analyzers))
+	subs := &subFiles{files: map[string]*subEntry{}}
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(analyzers)/8))
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -110,7 +111,7 @@ func RunContext(ctx context.Context, f *ast.File, parseDiags []source.Diagnostic
 					return
 				}
 				if analyzers[i].Run != nil {
-					found[i] = runOne(analyzers[i], f, info, opts, rejected)
+					found[i] = runOne(analyzers[i], f, info, opts, rejected, subs)
 				}
 			}
 		}()
@@ -166,7 +167,7 @@ func dropSuperseded(diags []source.Diagnostic, analyzers []*Analyzer) []source.D
 	return kept
 }
 
-func runOne(a *Analyzer, f *ast.File, info *Info, opts Options, rejected bool) (diags []source.Diagnostic) {
+func runOne(a *Analyzer, f *ast.File, info *Info, opts Options, rejected bool, subs *subFiles) (diags []source.Diagnostic) {
 	defer func() {
 		if r := recover(); r != nil {
 			diags = append(diags, source.Diagnostic{
@@ -175,7 +176,7 @@ func runOne(a *Analyzer, f *ast.File, info *Info, opts Options, rejected bool) (
 			})
 		}
 	}()
-	pass := &Pass{Analyzer: a, File: f, Info: info, Options: opts, Rejected: rejected, report: func(d source.Diagnostic) { diags = append(diags, d) }}
+	pass := &Pass{Analyzer: a, File: f, Info: info, Options: opts, Rejected: rejected, subs: subs, report: func(d source.Diagnostic) { diags = append(diags, d) }}
 	a.Run(pass)
 	return diags
 }

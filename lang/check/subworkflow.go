@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/parser"
@@ -130,19 +131,18 @@ func argDefault(in *Info, name string) (string, bool) {
 
 // subFile is a child workflow file, read and parsed.
 type subFile struct {
-	Name  string // the path it was read from, and its name in diagnostics
-	Src   []byte
-	File  *ast.File
-	Diags []source.Diagnostic // the parser's
-	Err   error               // the read error; File is nil then
-	info  *Info
+	Name     string // the path it was read from, and its name in diagnostics
+	Src      []byte
+	File     *ast.File
+	Diags    []source.Diagnostic // the parser's
+	Err      error               // the read error; File is nil then
+	info     *Info
+	infoOnce sync.Once
 }
 
-// Info indexes the child (once).
+// Info indexes the child (once; the rules that share it run concurrently).
 func (c *subFile) Info() *Info {
-	if c.info == nil {
-		c.info = NewInfo(c.File)
-	}
+	c.infoOnce.Do(func() { c.info = NewInfo(c.File) })
 	return c.info
 }
 
@@ -156,22 +156,34 @@ func loadSub(p *Pass, name string) *subFile {
 	return &subFile{Name: name, Src: src, File: f, Diags: diags}
 }
 
-// subLoader loads each child of one rule run once.
-type subLoader struct {
-	p     *Pass
-	files map[string]*subFile
+// subFiles loads each child workflow once per check, for every rule that
+// reads it: seven rules read the children, and each used to read and
+// parse them again. A check reads the files as they are when it runs, so
+// the cache lives as long as one check.
+type subFiles struct {
+	mu    sync.Mutex
+	files map[string]*subEntry
 }
 
-func (l *subLoader) load(name string) *subFile {
-	if c, ok := l.files[name]; ok {
-		return c
+type subEntry struct {
+	once sync.Once
+	file *subFile
+}
+
+// sub is the child at name, loaded at most once in this check.
+func (p *Pass) sub(name string) *subFile {
+	if p.subs == nil {
+		return loadSub(p, name)
 	}
-	if l.files == nil {
-		l.files = map[string]*subFile{}
+	p.subs.mu.Lock()
+	e, ok := p.subs.files[name]
+	if !ok {
+		e = &subEntry{}
+		p.subs.files[name] = e
 	}
-	c := loadSub(l.p, name)
-	l.files[name] = c
-	return c
+	p.subs.mu.Unlock()
+	e.once.Do(func() { e.file = loadSub(p, name) })
+	return e.file
 }
 
 // eachSub calls fn for every statically resolvable call whose child can be
@@ -181,9 +193,8 @@ func eachSub(p *Pass, fn func(c subCall, child *subFile)) {
 	if len(calls) == 0 {
 		return
 	}
-	l := &subLoader{p: p}
 	for _, c := range calls {
-		child := l.load(c.File)
+		child := p.sub(c.File)
 		if child.Err != nil || child.File.Workflow == nil {
 			continue
 		}

@@ -89,7 +89,7 @@ func (g *callGraph) edgesOf(node string) []callEdge {
 	}
 	g.loads++
 	var es []callEdge
-	child := loadSub(g.p, node)
+	child := g.p.sub(node)
 	if child.Err == nil && child.File.Workflow != nil {
 		es = edgesFrom(node, subCalls(child.Info(), node), child.File.Src)
 	}

@@ -35,9 +35,8 @@ func runSubworkflowInvalid(p *Pass) {
 	if len(calls) == 0 {
 		return
 	}
-	l := &subLoader{p: p}
 	for _, c := range calls {
-		child := l.load(c.File)
+		child := p.sub(c.File)
 		if d, ok := parser.LimitDiagnostic(child.Name, child.Err); ok {
 			f := p.Finding(ast.SpanOf(c.Value), "sub-workflow %q%s is not read: %s; the step fails when it loads the child",
 				c.Value.Scalar.Text, defaultedNote(c), d.Message)

@@ -38,16 +38,8 @@ value reads another file.`,
 }
 
 func runSubworkflowMissing(p *Pass) {
-	var read map[string]error // each path once
 	for _, c := range subCalls(p.Info, p.Options.Path) {
-		err, ok := read[c.File]
-		if !ok {
-			_, err = p.ReadFile(c.File)
-			if read == nil {
-				read = map[string]error{}
-			}
-			read[c.File] = err
-		}
+		err := p.sub(c.File).Err
 		var why, fails string
 		missing := false
 		switch {

@@ -30,7 +30,6 @@ var stringifiedFields = map[string]bool{"json": true, "response": true, "approve
 
 func runWorkflowArgsStringified(p *Pass) {
 	var calls map[*StepInfo]subCall
-	var l *subLoader
 	// childWantsString reports whether the child declares the arg with a
 	// string default: then a string is what it expects.
 	childWantsString := func(s *StepInfo, key string) bool {
@@ -39,13 +38,12 @@ func runWorkflowArgsStringified(p *Pass) {
 			for _, c := range subCalls(p.Info, p.Options.Path) {
 				calls[c.Step] = c
 			}
-			l = &subLoader{p: p}
 		}
 		c, ok := calls[s]
 		if !ok {
 			return false
 		}
-		child := l.load(c.File)
+		child := p.sub(c.File)
 		if child.Err != nil || child.File.Workflow == nil {
 			return false
 		}
