@@ -22,11 +22,38 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
+	"github.com/lobsterdev/lobster/internal/flaghelp"
 	"github.com/lobsterdev/lobster/internal/version"
 	"github.com/lobsterdev/lobster/lsp"
 )
+
+// usage heads the help page; the flags follow it.
+const usage = `usage: lobster-lsp [flags]
+       lobster-lsp version
+
+Lobster-lsp is the language server of Lobster workflow files. An editor
+starts it and speaks the Language Server Protocol with it over standard
+input and output; the log goes to standard error (or --log). It checks each
+open file as lobster check does, with the same project configuration, and
+offers completion, hover, definitions, references, renames, fixes and the
+plan of a workflow.
+
+It exits 0 when the client sent shutdown before exit, 1 otherwise, and 2 on
+a usage error.
+
+Flags:
+
+`
+
+// usageError reports a mistake on the command line and returns its exit
+// status.
+func usageError(stderr io.Writer, problem string) int {
+	fmt.Fprintf(stderr, "lobster-lsp: %s\nRun \"lobster-lsp -h\" for usage.\n", problem)
+	return 2
+}
 
 // defaultShellcheck is --shellcheck's default: lobster check's, and the
 // VS Code extension's (its package.json; a test holds them together).
@@ -48,26 +75,30 @@ func (stdio) Close() error { return nil }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("lobster-lsp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // problems are reported by usageError, help by -h
 	fs.Bool("stdio", true, "serve over standard input and output (the only transport)")
 	debounce := fs.Duration("debounce", lsp.DefaultDebounce, "wait this long after a change before checking")
 	shellcheck := fs.String("shellcheck", defaultShellcheck, "run shellcheck on shell text: auto, off or the `program`")
 	logFile := fs.String("log", "", "append the log to this `file` instead of standard error")
 	showVersion := fs.Bool("version", false, "print the version and exit")
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage+flaghelp.List(fs))
 			return 0
 		}
-		return 2
+		problem, _ := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+		if problem != err.Error() {
+			problem = "there is no flag --" + strings.TrimLeft(problem, "-")
+		}
+		return usageError(stderr, problem)
 	}
 	switch {
 	case *showVersion || fs.NArg() == 1 && fs.Arg(0) == "version":
 		fmt.Fprintln(stdout, version.String())
 		return 0
 	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "lobster-lsp: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return 2
+		return usageError(stderr, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	}
 	opts := lsp.Options{Debounce: *debounce, Log: stderr, Version: version.String()}
 	switch *shellcheck {

@@ -225,11 +225,12 @@ func TestExitCodes(t *testing.T) {
 		!strings.Contains(errb.String(), "ending the connection: a header line is longer than 4096 bytes") {
 		t.Errorf("framing error: %d, stderr %q", code, errb.String())
 	}
-	if code := run([]string{"--bogus"}, strings.NewReader(""), &out, &errb); code != 2 {
-		t.Errorf("bad flag: %d, want 2", code)
+	errb.Reset()
+	if code := run([]string{"--bogus"}, strings.NewReader(""), &out, &errb); code != 2 || errb.String() != "lobster-lsp: there is no flag --bogus\nRun \"lobster-lsp -h\" for usage.\n" {
+		t.Errorf("bad flag: %d, stderr %q", code, errb.String())
 	}
-	if code := run([]string{"--help"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(errb.String(), "-debounce") {
-		t.Errorf("--help: %d %q", code, errb.String())
+	if code := run([]string{"--help"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(out.String(), "--debounce") {
+		t.Errorf("--help: %d %q", code, out.String())
 	}
 	// --version and version print the version and start no server (the
 	// empty input would otherwise end it with 1).
@@ -282,8 +283,8 @@ func TestShellcheckDefault(t *testing.T) {
 	if code := run([]string{"-h"}, strings.NewReader(""), &out, &errb); code != 0 {
 		t.Fatalf("lobster-lsp -h: exit %d\n%s", code, errb.String())
 	}
-	if want := `(default "auto")`; !strings.Contains(errb.String(), "-shellcheck program\n    \trun shellcheck on shell text: auto, off or the program "+want) {
-		t.Errorf("lobster-lsp -h does not show --shellcheck %s:\n%s", want, errb.String())
+	if want := `(default auto)`; !strings.Contains(out.String(), "--shellcheck program  run shellcheck on shell text: auto, off or the program\n                        "+want) {
+		t.Errorf("lobster-lsp -h does not show --shellcheck %s:\n%s", want, out.String())
 	}
 	data, err := os.ReadFile("../../editors/vscode/package.json")
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lobsterdev/lobster/internal/flaghelp"
 	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/commands"
 )
@@ -185,92 +186,14 @@ func helpPage(c *command) string {
 			heading = "Flags"
 		}
 		b.WriteString("\n" + heading + ":\n\n")
-		b.WriteString(flagHelp(s.set))
+		b.WriteString(flaghelp.List(s.set))
 	}
 	if len(sets) == 0 {
 		b.WriteString("\nFlags:\n\n")
-		b.WriteString(flagHelp(flag.NewFlagSet(c.name, flag.ContinueOnError)))
+		b.WriteString(flaghelp.List(flag.NewFlagSet(c.name, flag.ContinueOnError)))
 	}
 	if c.more != "" {
 		b.WriteString("\n" + strings.TrimRight(c.more, "\n") + "\n")
-	}
-	return b.String()
-}
-
-// Layout of a flag list: the text of a flag starts at column flagText,
-// lines end before column helpWidth.
-const (
-	flagText  = 24
-	helpWidth = 80
-)
-
-// flagHelp lists the flags of fs, sorted by name, then -h and --help: each
-// as --name PLACEHOLDER, then its usage with its default, wrapped (see
-// placeholder).
-func flagHelp(fs *flag.FlagSet) string {
-	var b strings.Builder
-	item := func(name, text string) {
-		b.WriteString("  " + name)
-		col := 2 + len(name)
-		if col+2 > flagText {
-			b.WriteString("\n")
-			col = 0
-		}
-		b.WriteString(strings.Repeat(" ", flagText-col))
-		b.WriteString(wrap(text, flagText, helpWidth) + "\n")
-	}
-	fs.VisitAll(func(f *flag.Flag) {
-		placeholder, usage := placeholder(f)
-		name := "--" + f.Name
-		if placeholder != "" && !isBoolFlag(f) {
-			name += " " + placeholder
-		}
-		if def := f.DefValue; def != "" && def != "false" && def != "0" && def != "0s" {
-			usage += " (default " + def + ")"
-		}
-		item(name, usage)
-	})
-	item("-h, --help", "print this help")
-	return b.String()
-}
-
-// placeholder splits the usage of f into the placeholder of its value and
-// its text. A usage that starts with a back-quoted word gives that word,
-// without it in the text ("`auto|off|PATH` run shellcheck..."); else, as
-// in flag.UnquoteUsage, the first back-quoted word names the value and
-// stays in the text ("the workflow `FILE`").
-func placeholder(f *flag.Flag) (name, text string) {
-	if rest, ok := strings.CutPrefix(f.Usage, "`"); ok {
-		if name, text, ok := strings.Cut(rest, "` "); ok {
-			return name, text
-		}
-	}
-	return flag.UnquoteUsage(f)
-}
-
-// isBoolFlag says whether f takes no value.
-func isBoolFlag(f *flag.Flag) bool {
-	b, ok := f.Value.(interface{ IsBoolFlag() bool })
-	return ok && b.IsBoolFlag()
-}
-
-// wrap fills text into lines that end before column width, every line
-// after the first indented to column indent.
-func wrap(text string, indent, width int) string {
-	var b strings.Builder
-	col := indent
-	for i, word := range strings.Fields(text) {
-		if i > 0 {
-			if col+1+len(word) > width {
-				b.WriteString("\n" + strings.Repeat(" ", indent))
-				col = indent
-			} else {
-				b.WriteString(" ")
-				col++
-			}
-		}
-		b.WriteString(word)
-		col += len([]rune(word))
 	}
 	return b.String()
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/lobsterdev/lobster/internal/flaghelp"
 )
 
 // TestHelpListsEveryCommand: lobster help lists every command, under a
@@ -45,9 +47,9 @@ func TestHelpListsEveryFlag(t *testing.T) {
 		}
 		for _, s := range c.flags() {
 			s.set.VisitAll(func(f *flag.Flag) {
-				name, _ := placeholder(f)
+				name, _ := flaghelp.Placeholder(f)
 				item := "--" + f.Name
-				if !isBoolFlag(f) {
+				if !flaghelp.IsBool(f) {
 					if name == "" || name == "string" || name == "value" {
 						t.Errorf("lobster %s --%s: no placeholder for its value (%q)", c.name, f.Name, f.Usage)
 					}
@@ -69,7 +71,7 @@ func TestHelpListsEveryFlag(t *testing.T) {
 func TestRunFlagsAreParsed(t *testing.T) {
 	runFlagSet(new(runFlags)).VisitAll(func(f *flag.Flag) {
 		args := []string{"--" + f.Name}
-		if !isBoolFlag(f) {
+		if !flaghelp.IsBool(f) {
 			value := "auto" // a valid --progress, and a value for the rest
 			if f.Name == "engine" {
 				value = "local"

@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/lobsterdev/lobster/internal/flaghelp"
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/parser"
@@ -138,7 +139,7 @@ func scanFlags(fs *flag.FlagSet, args []string) (rest []string, err error) {
 		case f == nil:
 			rest = append(rest, a)
 			continue
-		case isBoolFlag(f):
+		case flaghelp.IsBool(f):
 			value = "true"
 		case !hasValue:
 			if i+1 >= len(args) {
