@@ -52,6 +52,19 @@ func writePlan(b *strings.Builder, p *Plan, indent string, header bool) {
 // writeStep writes a step's line, "indent number id [kind]", then its
 // facts, indented under the id (or by two spaces for a branch, whose
 // "number" is a word).
+// textKind names what st does for a reader: as Kind, except for a step
+// with nothing to execute, which is an approval gate or does nothing (the
+// dry run's word).
+func textKind(st *Step) string {
+	switch {
+	case st.Kind != None:
+		return string(st.Kind)
+	case st.Approval != nil:
+		return "approval"
+	}
+	return "no-op"
+}
+
 func writeStep(b *strings.Builder, st *Step, number, indent string) {
 	detail := indent + strings.Repeat(" ", len(number))
 	if number == branchWord {
@@ -64,7 +77,7 @@ func writeStep(b *strings.Builder, st *Step, number, indent string) {
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString(indent + number + st.ID + " [" + string(st.Kind) + "]")
+	b.WriteString(indent + number + st.ID + " [" + textKind(st) + "]")
 	if st.Skipped {
 		b.WriteString(" skipped")
 	}
