@@ -17,5 +17,6 @@ var structureRules = []*Analyzer{
 	ForeignDialect,
 	MustacheSyntax,
 	InvalidUTF8,
+	BidiControl,
 	NulInShell,
 }

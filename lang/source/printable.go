@@ -13,6 +13,10 @@ import (
 // each byte that is not UTF-8 as U+FFFD, so that text from a file, a step
 // or a state file cannot move the cursor, rewrite what was printed, set
 // the window title or send a hyperlink or any other escape sequence.
+// The bidirectional formatting characters (U+202A-U+202E, U+2066-U+2069,
+// the marks U+200E, U+200F and U+061C) are escaped too ("\u202e"): they
+// send no escape sequence, but a terminal that reorders text by them shows
+// a command other than the one that runs.
 // Every human text output that shows such text goes through it (the
 // text of lobster check, plan, graph and the dry-run, run's messages and
 // progress, gate prompts, state listings); JSON and SARIF are escaped by
@@ -52,21 +56,36 @@ func Printable(s string) string {
 }
 
 // isControl reports whether r is a control character other than tab and
-// line feed.
+// line feed, or a bidirectional formatting character.
 func isControl(r rune) bool {
-	return r != '\t' && r != '\n' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0)
+	return r != '\t' && r != '\n' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0) || isBidi(r)
+}
+
+// isBidi reports whether r is a bidirectional formatting character:
+// embeddings, overrides, isolates and the directional marks.
+func isBidi(r rune) bool {
+	return IsBidiReordering(r) || r == 0x200e || r == 0x200f || r == 0x061c
+}
+
+// IsBidiReordering reports whether r is a bidirectional embedding,
+// override or isolate (U+202A-U+202E, U+2066-U+2069): the characters that
+// make editors and terminals show the text after them reordered, so that
+// what a reader sees is not the text's order.
+func IsBidiReordering(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
 
 // PrintableJSON is [Printable] for JSON text shown to people: JSON escapes
 // the C0 controls (ESC is "\u001b") but leaves DEL and the C1 controls
 // (U+009B is CSI to some terminals) as they are, so those are written as
 // "\u007f" ... "\u009f" here, which keeps the JSON valid and its value the
-// same (in JSON they can only stand inside strings); bytes that are not
-// UTF-8 become U+FFFD.
+// same (in JSON they can only stand inside strings); so are the
+// bidirectional formatting characters; bytes that are not UTF-8 become
+// U+FFFD.
 func PrintableJSON(s string) string {
 	clean := true
 	for _, r := range s {
-		if r == utf8.RuneError || r >= 0x7f && r < 0xa0 {
+		if r == utf8.RuneError || r >= 0x7f && r < 0xa0 || isBidi(r) {
 			clean = false
 			break
 		}
@@ -77,7 +96,7 @@ func PrintableJSON(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for _, r := range s {
-		if r >= 0x7f && r < 0xa0 {
+		if r >= 0x7f && r < 0xa0 || isBidi(r) {
 			fmt.Fprintf(&b, `\u%04x`, r)
 		} else {
 			b.WriteRune(r)

@@ -18,6 +18,8 @@ func TestPrintable(t *testing.T) {
 		"c1 \u009b2J \u0085":                `c1 \u009b2J \u0085`,  // C1 CSI and NEL
 		"raw \x9b2J \xff":                   "raw \uFFFD2J \uFFFD", // bytes that are not UTF-8
 		"\x00nul":                           `\x00nul`,
+		"rm -rf /tmp/x \u202e# safe":        `rm -rf /tmp/x \u202e# safe`, // right-to-left override
+		"\u2066a\u2069 \u200f \u061c":       `\u2066a\u2069 \u200f \u061c`,
 		"":                                  "",
 	} {
 		if got := source.Printable(in); got != want {
@@ -31,6 +33,7 @@ func TestPrintableJSON(t *testing.T) {
 		`["a\u001b[2J", "tab\t"]`:    `["a\u001b[2J", "tab\t"]`,
 		"[\"c1 \u009b2J del \x7f\"]": `["c1 \u009b2J del \u007f"]`,
 		"[\"raw \x9b\", \"é\"]":      "[\"raw \uFFFD\", \"é\"]",
+		"[\"a\u202eb\"]":             `["a\u202eb"]`,
 	} {
 		if got := source.PrintableJSON(in); got != want {
 			t.Errorf("PrintableJSON(%q) = %q, want %q", in, got, want)
