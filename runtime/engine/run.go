@@ -481,6 +481,13 @@ func approverOf(getenv func(string) string) string {
 	return js.Trim(getenv("LOBSTER_APPROVAL_APPROVED_BY"))
 }
 
+// ApproverIn is who approves, as the settings env declare it
+// (LOBSTER_APPROVAL_APPROVED_BY, trimmed): the approver a resume with
+// this environment records.
+func ApproverIn(env []string) string {
+	return approverOf(func(name string) string { return Getenv(env, name) })
+}
+
 // isFatal says err ends the run whatever the step's retry and on_error
 // say: the resume's state is gone or claimed, cost_limit stopped it, or a
 // pipeline stopped at a gate.

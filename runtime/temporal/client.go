@@ -172,7 +172,7 @@ type Resume struct {
 // pause or its end.
 func (e *Engine) Resume(ctx context.Context, rs Resume) (envelope.Result, error) {
 	req := &ResumeRequest{Approve: rs.Approve, Response: optional(rs.Response), Cancel: rs.Cancel,
-		Approver: strings.TrimSpace(getenv(rs.Env, "LOBSTER_APPROVAL_APPROVED_BY")), Env: Settings(rs.Env)}
+		Approver: engine.ApproverIn(rs.Env), Env: Settings(rs.Env)}
 	var workflowID string
 	if rs.ID != "" {
 		id, err := e.b.RunOf(ctx, rs.ID)
@@ -250,8 +250,6 @@ func Settings(env []string) []string {
 	}
 	return out
 }
-
-func getenv(env []string, name string) string { return engine.Getenv(env, name) }
 
 // ParseTokenKey reads the run and gate of a TokenKey.
 func ParseTokenKey(key string) (runID string, gate int, ok bool) {

@@ -247,8 +247,8 @@ type ResumeRequest struct {
 	Gate       int
 	ApprovalID string
 	Approve    *bool
-	Approver   string
-	Response   *JSON // nil for none
+	Approver   string // as Env declares it (shown in the run's history; the workflow reads Env)
+	Response   *JSON  // nil for none
 	Cancel     bool
 	Env        []string // the resuming command's LOBSTER_ settings
 }

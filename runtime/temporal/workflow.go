@@ -288,9 +288,11 @@ func (run *wfRun) status() *Status {
 	return s
 }
 
-// decisionOf is the engine's decision of a resume request.
+// decisionOf is the engine's decision of a resume request. Its approver
+// is the one its settings declare, which the next leg records (as a local
+// resume does from its environment), whatever req.Approver says.
 func decisionOf(req *ResumeRequest) *engine.Decision {
-	return &engine.Decision{Approve: req.Approve, Approver: req.Approver, Response: value(req.Response), Cancel: req.Cancel}
+	return &engine.Decision{Approve: req.Approve, Approver: engine.ApproverIn(req.Env), Response: value(req.Response), Cancel: req.Cancel}
 }
 
 // scope is a cancellation scope of the control logic in a workflow: its
