@@ -11,6 +11,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/commands"
 	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/pipeline"
 )
@@ -113,10 +114,18 @@ func runPipeline(f runFlags, text string, stdin io.Reader, stdout, stderr io.Wri
 
 	ctx, force, stop, signalled := signalContext()
 	defer stop()
+	// What commands render themselves (table, template) is shown escaped
+	// on a terminal, and exact when it goes to a file or a pipe.
+	rendered := stdout
+	if !out.tool && isTerminal(stdout) {
+		w := source.NewPrintableWriter(stdout, false)
+		defer w.Close()
+		rendered = w
+	}
 	env := &pipeline.Env{
 		Mode:        mode,
 		Stdin:       stdin,
-		Stdout:      stdout,
+		Stdout:      rendered,
 		Stderr:      stderr,
 		Environ:     os.Environ(),
 		Force:       force,
@@ -157,7 +166,11 @@ func runPipeline(f runFlags, text string, stdin io.Reader, stdout, stderr io.Wri
 		return exitOK
 	}
 	if !res.Rendered {
-		pipeline.WriteItems(stdout, res.Items)
+		// JSON text: escaping DEL, C1 and bidirectional controls keeps its
+		// value, so the items are escaped wherever they go, as run's are.
+		w := source.NewPrintableWriter(stdout, true)
+		pipeline.WriteItems(w, res.Items)
+		w.Close()
 	}
 	return exitOK
 }

@@ -285,6 +285,12 @@ func TestTerminalEscapes(t *testing.T) {
 			t.Errorf("lobster %s: %q not shown:\n%s", strings.Join(args, " "), want, screen)
 		}
 	}
+	// Text a pipeline command renders itself is escaped on a terminal.
+	s := startTerminal(t, dir, nil, `exec --shell "printf 'x\033[2J\342\200\256y'" | table`)
+	s.wait()
+	if screen := s.text(); !strings.Contains(screen, `x\x1b[2J\u202ey`) || strings.Contains(screen, "\x1b[2J") {
+		t.Errorf("table on a terminal: %q", screen)
+	}
 	// Piped, the diff is exact, for patch(1).
 	var out bytes.Buffer
 	cmd := exec.Command("lobster", "check", "--diff", "fix.lobster")

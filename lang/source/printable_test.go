@@ -1,6 +1,7 @@
 package source_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/lobsterdev/lobster/lang/source"
@@ -37,6 +38,43 @@ func TestPrintableJSON(t *testing.T) {
 	} {
 		if got := source.PrintableJSON(in); got != want {
 			t.Errorf("PrintableJSON(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestPrintableWriter: text written in pieces, cut anywhere, even inside a
+// character, comes out as Printable (or PrintableJSON) of the whole.
+func TestPrintableWriter(t *testing.T) {
+	texts := []string{
+		"plain ascii\n",
+		"a\x1b[2Jb \u202eé\u009b漢😀\x7f\tz",
+		"[\"c1 \u009b2J del \x7f\", \"\u2067x\u2069\"]",
+		"cut \xe2\x80", // a character cut at the end of the text
+		"bad \xff\xfe mid \xe2\x28\xa1 end",
+	}
+	for _, json := range []bool{false, true} {
+		whole := source.Printable
+		if json {
+			whole = source.PrintableJSON
+		}
+		for _, text := range texts {
+			for cut1 := 0; cut1 <= len(text); cut1++ {
+				for cut2 := cut1; cut2 <= len(text); cut2++ {
+					var b strings.Builder
+					w := source.NewPrintableWriter(&b, json)
+					for _, piece := range []string{text[:cut1], text[cut1:cut2], text[cut2:]} {
+						if n, err := w.Write([]byte(piece)); n != len(piece) || err != nil {
+							t.Fatalf("Write(%q) = %d, %v", piece, n, err)
+						}
+					}
+					if err := w.Close(); err != nil {
+						t.Fatal(err)
+					}
+					if want := whole(text); b.String() != want {
+						t.Fatalf("json %v, %q cut at %d and %d: got %q, want %q", json, text, cut1, cut2, b.String(), want)
+					}
+				}
+			}
 		}
 	}
 }
