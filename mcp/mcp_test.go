@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -798,5 +799,36 @@ func TestProjectConfig(t *testing.T) {
 	}
 	if got := codes(out.Diagnostics); !strings.Contains(got, "w.lobster:error:unknown-pipeline-command") || !strings.Contains(got, "w.lobster:error:unknown-step-ref") || strings.Contains(got, ".lobsterrc") {
 		t.Errorf("check with the configuration above the root: %s", got)
+	}
+}
+
+// TestShellcheckKept: shellcheck's findings on a text are kept from one
+// call to the next, as the language server keeps them: checking and
+// planning the same file again runs shellcheck once.
+func TestShellcheckKept(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake shellcheck is a shell script")
+	}
+	dir := workspace(t, map[string]string{"w.lobster": "steps:\n  - id: a\n    run: echo $x\n"})
+	runs := filepath.Join(t.TempDir(), "runs")
+	bin := filepath.Join(t.TempDir(), "shellcheck")
+	script := "#!/bin/sh\necho run >> '" + runs + "'\n" +
+		`echo '{"comments":[{"file":"0.sh","line":1,"endLine":1,"column":6,"endColumn":8,"level":"info","code":2086,"message":"Double quote."}]}'` + "\nexit 1\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cs := client(t, newServer(dir, Options{Shellcheck: bin}), "", nil)
+	for i := range 3 {
+		var out CheckOutput
+		if res := callTool(t, cs, "check", map[string]any{"path": "w.lobster"}, &out); res.IsError || len(out.Diagnostics) != 1 || out.Diagnostics[0].Code != "shellcheck/SC2086" {
+			t.Fatalf("check %d: %+v", i, out)
+		}
+	}
+	if res := callTool(t, cs, "plan", map[string]any{"path": "w.lobster"}, nil); res.IsError {
+		t.Fatal(errorText(t, res))
+	}
+	data, err := os.ReadFile(runs)
+	if n := strings.Count(string(data), "run\n"); err != nil || n != 1 {
+		t.Errorf("shellcheck ran %d times (%v), want once", n, err)
 	}
 }

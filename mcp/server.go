@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 Roots stay: clients of the older protocol generations confine the server with them.
+
 // Package mcp serves the Lobster toolchain to AI agents over the Model
 // Context Protocol (`lobster mcp`): the checker, the fixer, the planner,
 // the graph renderer and the runtime as tools, the references and the
@@ -27,6 +29,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/bounded"
+	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/state"
@@ -71,9 +74,10 @@ type Options struct {
 
 // A Server is the MCP server of the toolchain.
 type Server struct {
-	opts Options
-	sdk  *sdk.Server
-	key  []byte // signs the state of multi-round-trip calls
+	opts       Options
+	sdk        *sdk.Server
+	key        []byte                 // signs the state of multi-round-trip calls
+	shellcheck *check.ShellcheckCache // shellcheck's findings, kept from call to call
 
 	mu    sync.Mutex
 	roots map[*sdk.ServerSession][]string // legacy sessions' roots, until they change
@@ -98,7 +102,7 @@ func New(opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "devel"
 	}
-	s := &Server{opts: opts, key: make([]byte, 32), roots: map[*sdk.ServerSession][]string{}}
+	s := &Server{opts: opts, key: make([]byte, 32), shellcheck: check.NewShellcheckCache(10000), roots: map[*sdk.ServerSession][]string{}}
 	rand.Read(s.key)
 	logger := opts.Logger
 	if logger == nil {

@@ -233,7 +233,7 @@ func (c *call) analyze(ctx context.Context, l *loaded) (*analyzed, error) {
 	var needRoots atomic.Bool
 	file, parseDiags := parser.Parse(l.name, l.src)
 	diags, err := cfg.Check(ctx, file, parseDiags, check.Options{
-		Path: l.path, ReadFile: c.readFile(&needRoots), Shellcheck: c.s.opts.Shellcheck,
+		Path: l.path, ReadFile: c.readFile(&needRoots), Shellcheck: c.s.opts.Shellcheck, ShellcheckCache: c.s.shellcheck,
 	})
 	if err != nil {
 		return nil, err
@@ -372,7 +372,7 @@ func (c *call) preview(in Source, provided map[string]any) (*loaded, []source.Di
 		return nil, nil, nil, err
 	}
 	var needRoots atomic.Bool
-	res := preview.Load(l.name, l.src, preview.Options{Path: l.path, Args: v, ReadFile: c.readFile(&needRoots), Shellcheck: c.s.opts.Shellcheck, Config: cfg})
+	res := preview.Load(l.name, l.src, preview.Options{Path: l.path, Args: v, ReadFile: c.readFile(&needRoots), Shellcheck: c.s.opts.Shellcheck, ShellcheckCache: c.s.shellcheck, Config: cfg})
 	if needRoots.Load() {
 		return nil, nil, nil, c.ask("roots", &sdk.ListRootsParams{}, c.state)
 	}

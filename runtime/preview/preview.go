@@ -49,8 +49,10 @@ type Options struct {
 	// planner's look at them); nil means parser.ReadFile.
 	ReadFile func(path string) ([]byte, error)
 	// Shellcheck is the shellcheck program the checker runs on shell
-	// text; "" runs none.
-	Shellcheck string
+	// text; "" runs none. ShellcheckCache, if any, keeps its findings
+	// from one call to the next.
+	Shellcheck      string
+	ShellcheckCache *check.ShellcheckCache
 	// Config is the project configuration that applies to the file
 	// (lang/config: rule severities, ignores, the host's commands and
 	// environment, shellcheck settings); nil for none. Front ends find
@@ -107,7 +109,7 @@ func Load(name string, src []byte, opts Options) *Result {
 	if opts.NoCheck {
 		res.Diags = opts.Config.Apply(path, parseDiags)
 	} else {
-		res.Diags, _ = opts.Config.Check(context.Background(), f, parseDiags, check.Options{Path: path, ReadFile: opts.ReadFile, Shellcheck: opts.Shellcheck})
+		res.Diags, _ = opts.Config.Check(context.Background(), f, parseDiags, check.Options{Path: path, ReadFile: opts.ReadFile, Shellcheck: opts.Shellcheck, ShellcheckCache: opts.ShellcheckCache})
 	}
 	if len(res.LoadErrors) > 0 {
 		return res
