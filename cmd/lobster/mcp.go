@@ -16,9 +16,10 @@ import (
 )
 
 // mcpDoc is the text of lobster help mcp.
-const mcpDoc = `Mcp serves the toolchain to AI agents over the Model Context Protocol, on
-standard input and output (newline-delimited JSON-RPC), or with --http on
-the streamable HTTP transport at ADDR (for example 127.0.0.1:8765).
+const mcpDoc = `Lobster mcp serves the toolchain to AI agents over the Model Context
+Protocol, on standard input and output (newline-delimited JSON-RPC), or
+with --http on the streamable HTTP transport at ADDR (for example
+127.0.0.1:8765).
 
 Tools: check, fix, explain, plan, graph, schema (always); run and resume
 (with --allow-run). Resources: the diagnostics reference, the workflow
