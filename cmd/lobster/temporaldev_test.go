@@ -81,6 +81,8 @@ func TestOnDevServer(t *testing.T) {
 	t.Run("walkthrough", func(t *testing.T) { testWalkthrough(t, cli) })
 	s := startDevServer(t, cli, "", 0)
 	t.Run("conformance", func(t *testing.T) { testConformanceOnServer(t, s) })
+	t.Run("pinned steps", func(t *testing.T) { testPinnedSteps(t, s, bin) })
+	t.Run("payload limit", func(t *testing.T) { testPayloadLimit(t, s, bin) })
 	t.Run("worker killed mid-step", func(t *testing.T) { testWorkerKilled(t, s, bin) })
 	t.Run("worker killed after a dispatch", func(t *testing.T) { testWorkerKilledAfterDispatch(t, s, bin) })
 	t.Run("client killed before the gate", func(t *testing.T) { testClientKilled(t, s, bin) })
@@ -428,6 +430,108 @@ func testConformanceOnServer(t *testing.T, s *devServer) {
 	t.Logf("%d of %d cases that run workflows pass on a Temporal dev server", passed, ran)
 }
 
+// testPinnedSteps: the project's routes pin steps to a task queue. A
+// routed step waits, unrun, while no worker serves its queue, then runs on
+// the worker started for it; the other steps run on the run's own queue's
+// worker. The workers run in another directory than the client: every
+// step runs where the run was started.
+func testPinnedSteps(t *testing.T, s *devServer, bin string) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ".lobsterrc.yaml"), []byte(`temporal:
+  task_queue: pinned
+  routes:
+    - steps: ["train*"]
+      task_queue: pinned-gpu
+`), 0o644)
+	note := func(id string) string { return `echo "` + id + ` $PPID $(pwd)" >> ran.log` }
+	os.WriteFile(filepath.Join(dir, "w.lobster"), []byte(`steps:
+  - id: fetch
+    run: `+note("fetch")+`; echo '["a","b"]'
+  - id: train
+    run: `+note("train")+`
+  - id: each
+    for_each: $fetch.json
+    steps:
+      - id: train-item
+        run: `+note("train-item")+`
+  - id: report
+    run: `+note("report")+`; echo reported
+`), 0o644)
+	cpu := startWorker(t, bin, s.addr(), "pinned", dir)
+	// The run's queue comes from the project, not from --task-queue.
+	client := exec.Command(bin, append([]string{"run", "--mode", "tool"}, append(onServer(s.addr(), "")[:4], "w.lobster")...)...)
+	client.Dir, client.Env = dir, cleanEnv(dir)
+	c := startProc(t, client)
+	ranLog := func() string { data, _ := os.ReadFile(filepath.Join(dir, "ran.log")); return string(data) }
+	if !waitFor(2*time.Minute, func() bool { return strings.Contains(ranLog(), "fetch ") || c.exited() }) || c.exited() {
+		t.Fatalf("fetch did not run:\n%s", c.log.String())
+	}
+	time.Sleep(5 * time.Second)
+	if strings.Contains(ranLog(), "train") || c.exited() {
+		t.Fatalf("train ran with no worker on its queue:\n%s\n%s", ranLog(), c.log.String())
+	}
+	gpu := startWorker(t, bin, s.addr(), "pinned-gpu", dir)
+	select {
+	case <-c.done:
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("the run did not end:\n%s", c.log.String())
+	}
+	if out := c.log.String(); c.err != nil || !strings.Contains(out, `"reported\n"`) {
+		t.Fatalf("the run: %v\n%s", c.err, out)
+	}
+	cpuPid, gpuPid := strconv.Itoa(cpu.cmd.Process.Pid), strconv.Itoa(gpu.cmd.Process.Pid)
+	want := strings.Join([]string{
+		"fetch " + cpuPid + " " + dir,
+		"train " + gpuPid + " " + dir,
+		"train-item " + gpuPid + " " + dir,
+		"train-item " + gpuPid + " " + dir,
+		"report " + cpuPid + " " + dir,
+	}, "\n") + "\n"
+	if got := ranLog(); got != want {
+		t.Errorf("steps, workers and directories:\n%s\nwant:\n%s", got, want)
+	}
+	t.Logf("train and train-item waited for a worker on pinned-gpu and ran on it (pid %s); fetch and report on pinned (pid %s); all in the run's directory", gpuPid, cpuPid)
+}
+
+// testPayloadLimit: a step's result over the limit of a Temporal payload
+// fails with lobster's message, not the service's; one under it reaches
+// the next step whole.
+func testPayloadLimit(t *testing.T, s *devServer, bin string) {
+	dir := t.TempDir()
+	queue := "payload"
+	startWorker(t, bin, s.addr(), queue, dir)
+	// Base64 of random bytes: compression takes a quarter off, no more.
+	os.WriteFile(filepath.Join(dir, "w.lobster"), []byte(`steps:
+  - id: big
+    run: head -c 2400000 /dev/urandom | base64 -w0
+    on_error: continue
+  - id: fits
+    run: head -c 1200000 /dev/urandom | base64 -w0
+  - id: after
+    run: printf '%s|' "$E"; wc -c
+    stdin: $fits.stdout
+    env:
+      E: $big.errorMessage
+`), 0o644)
+	out, errOut, code := lobster(t, bin, dir, cleanEnv(dir), append([]string{"run", "--mode", "tool"}, append(onServer(s.addr(), queue), "w.lobster")...)...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%.2000s\n%s", code, out, errOut)
+	}
+	items, _ := envelopeOf(t, out)["output"].([]any)
+	got := ""
+	if len(items) == 1 {
+		got = fmt.Sprint(items[0])
+	}
+	msg, n, _ := strings.Cut(strings.TrimSpace(got), "|")
+	if !strings.HasPrefix(msg, "Step 'big' output is ") || !strings.Contains(msg, "over the 2000000 bytes a Temporal payload may hold here") {
+		t.Errorf("the error of the step over the limit: %q", msg)
+	}
+	if strings.TrimSpace(n) != "1600000" {
+		t.Errorf("the step under the limit reached the next with %q bytes, want 1600000", n)
+	}
+	t.Logf("a step printing 3.2 MB (2.4 MB compressed): %s; one printing 1.6 MB reached the next step whole", msg)
+}
+
 // pidOf reads the pid a step wrote to file (written atomically).
 func pidOf(t *testing.T, file string) int {
 	var pid int
@@ -578,6 +682,8 @@ func testClientKilled(t *testing.T, s *devServer, bin string) {
 		t.Fatalf("the run did not start:\n%s", c.log.String())
 	}
 	c.stop(syscall.SIGKILL)
+	file := filepath.Join(dir, "w.lobster")
+	realFile, _ := filepath.EvalSymlinks(file)
 	env := cleanEnv(other) // another machine: its own home and state
 	var runs []map[string]any
 	if !waitFor(2*time.Minute, func() bool {
@@ -585,7 +691,9 @@ func testClientKilled(t *testing.T, s *devServer, bin string) {
 		runs = nil
 		json.Unmarshal([]byte(out), &runs)
 		for _, r := range runs {
-			if strings.HasSuffix(fmt.Sprint(r["workflow"]), filepath.Join(filepath.Base(dir), "w.lobster")) {
+			// This run's file: other tests leave runs paused at gates, in
+			// directories of the same base name.
+			if w := fmt.Sprint(r["workflow"]); w == file || w == realFile {
 				runs = []map[string]any{r}
 				return code == 0
 			}
