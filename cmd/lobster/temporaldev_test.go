@@ -83,6 +83,7 @@ func TestOnDevServer(t *testing.T) {
 	t.Run("conformance", func(t *testing.T) { testConformanceOnServer(t, s) })
 	t.Run("pinned steps", func(t *testing.T) { testPinnedSteps(t, s, bin) })
 	t.Run("payload limit", func(t *testing.T) { testPayloadLimit(t, s, bin) })
+	t.Run("gates back to back", func(t *testing.T) { testGatesBackToBack(t, s, bin) })
 	t.Run("worker killed mid-step", func(t *testing.T) { testWorkerKilled(t, s, bin) })
 	t.Run("worker killed after a dispatch", func(t *testing.T) { testWorkerKilledAfterDispatch(t, s, bin) })
 	t.Run("client killed before the gate", func(t *testing.T) { testClientKilled(t, s, bin) })
@@ -723,6 +724,61 @@ const smallRun = `steps:
       A: $a.stdout
       B: $b.stdout
 `
+
+// testGatesBackToBack: runs with two approval gates, each resumed as
+// soon as it pauses, 40 at once: every resume gets its outcome. The
+// second resume can meet the first gate's approval workflow ending while
+// the run ends, which fails that workflow task; the update it carried is
+// refused as not taken in, and the client sends it again.
+func testGatesBackToBack(t *testing.T, s *devServer, bin string) {
+	dir := t.TempDir()
+	queue := "gates"
+	startWorker(t, bin, s.addr(), queue, dir)
+	path := filepath.Join(dir, "gates.lobster")
+	src := `steps:
+  - id: first
+    approval: First?
+  - id: second
+    approval: Second?
+`
+	os.WriteFile(path, []byte(src), 0o644)
+	f, _ := parser.Parse(path, []byte(src))
+	env := cleanEnv(dir)
+	ctx := context.Background()
+	e, err := engines.Open(ctx, engines.Config{Engine: engines.Temporal, Temporal: temporal.Config{Address: s.addr(), TaskQueue: queue}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	const n = 40
+	yes := true
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := e.Run(ctx, engines.RunRequest{File: f, Path: path, Env: env, Dir: dir})
+			for gate := 1; err == nil && res.Status == envelope.StatusNeedsApproval; gate++ {
+				token, _ := res.RequiresApproval.Get("resumeToken")
+				res, err = e.Resume(ctx, engines.ResumeRequest{Token: fmt.Sprint(token), Approve: &yes, Env: env})
+			}
+			if err == nil && res.Status != envelope.StatusOK {
+				err = fmt.Errorf("status %s", res.Status)
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	failed := 0
+	for i, err := range errs {
+		if err != nil {
+			failed++
+			t.Errorf("run %d: %v", i, err)
+		}
+	}
+	t.Logf("%d runs through two gates resumed back to back: %d ended ok", n, n-failed)
+}
 
 // testConcurrentRuns: 100 runs at once on 2 workers all end ok, both
 // workers take part; logged: runs/s against 100 local runs at once in

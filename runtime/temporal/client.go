@@ -292,38 +292,73 @@ func (b *sdkBackend) Start(ctx context.Context, workflowID, taskQueue string, in
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 	}, WorkflowName, in)
+	watch := client.UpdateWorkflowOptions{UpdateName: watchUpdate, Args: []any{0}, WaitForStage: client.WorkflowUpdateStageCompleted}
 	h, err := b.c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: start,
-		UpdateOptions: client.UpdateWorkflowOptions{
-			UpdateName: watchUpdate, Args: []any{0}, WaitForStage: client.WorkflowUpdateStageCompleted,
-		},
+		UpdateOptions:          watch,
 	})
-	if err != nil {
-		return nil, err
-	}
 	var out Outcome
-	if err := h.Get(ctx, &out); err != nil {
+	if err == nil {
+		err = h.Get(ctx, &out)
+	}
+	var notReady *serviceerror.WorkflowNotReady
+	if errors.As(err, &notReady) {
+		// The run started; the watch was not taken in (see update).
+		watch.WorkflowID = workflowID
+		return update(ctx, b.c, watch)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return &out, nil
 }
 
 func (b *sdkBackend) Resume(ctx context.Context, workflowID string, req *ResumeRequest) (*Outcome, error) {
-	h, err := b.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+	out, err := update(ctx, b.c, client.UpdateWorkflowOptions{
 		WorkflowID: workflowID, UpdateName: resumeUpdate, Args: []any{req},
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
 	if err == nil {
-		var out Outcome
-		if err = h.Get(ctx, &out); err == nil {
-			return &out, nil
-		}
+		return out, nil
 	}
 	var notFound *serviceerror.NotFound
 	if errors.As(err, &notFound) || strings.Contains(err.Error(), "workflow execution already completed") {
 		return nil, engine.KindError(engine.StateNotFoundKind, "Workflow resume state not found")
 	}
 	return nil, err
+}
+
+// updateSends bounds the sends of an update, updateBackoff the first
+// wait between two (see update).
+const updateSends = 6
+
+var updateBackoff = 100 * time.Millisecond
+
+// update sends an update and waits for its outcome. The service refuses
+// an update with WorkflowNotReady when the workflow task that carried it
+// failed before the workflow accepted it (UnhandledCommand: an event, such
+// as a gate's approval workflow ending, came in while the task completed
+// the run): nothing of it is in the run's history, so it is sent again,
+// after 0.1 s, 0.2 s, … (the validator decides again).
+func update(ctx context.Context, c client.Client, opts client.UpdateWorkflowOptions) (*Outcome, error) {
+	for send := 1; ; send++ {
+		h, err := c.UpdateWorkflow(ctx, opts)
+		if err == nil {
+			var out Outcome
+			if err = h.Get(ctx, &out); err == nil {
+				return &out, nil
+			}
+		}
+		var notReady *serviceerror.WorkflowNotReady
+		if !errors.As(err, &notReady) || send == updateSends {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(updateBackoff << (send - 1)):
+		}
+	}
 }
 
 func (b *sdkBackend) RunOf(ctx context.Context, approvalID string) (string, error) {
