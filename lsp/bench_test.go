@@ -5,8 +5,10 @@ import (
 	"os"
 	"testing"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/lobsterdev/lobster/internal/benchdata"
 	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/parser"
 )
@@ -70,5 +72,46 @@ func BenchmarkEditCycle(b *testing.B) {
 		snap := newSnapshot("file:///wf.lobster", int32(i), text)
 		snap.cache = cache
 		json.Marshal(&protocol.PublishDiagnosticsParams{URI: snap.uri, Diagnostics: toProtocolDiags(s.check(snap))})
+	}
+}
+
+// didOpenFrame is the didOpen notification of the 5000-step workload, as an
+// editor sends it.
+func didOpenFrame(b testing.TB) []byte {
+	src := benchdata.Workflow(b, "5000")
+	frame, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen",
+		"params": protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: "file:///wf.lobster", LanguageID: "lobster", Version: 1, Text: string(src)}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return frame
+}
+
+// BenchmarkDocumentFrame reads a 5000-step document's didOpen frame into its
+// params with the frame reader (jsvalue.ParseText).
+func BenchmarkDocumentFrame(b *testing.B) {
+	frame := didOpenFrame(b)
+	b.SetBytes(int64(len(frame)))
+	for b.Loop() {
+		if _, ok := documentParams(frame); !ok {
+			b.Fatal("frame left")
+		}
+	}
+}
+
+// BenchmarkDocumentFrameJSONRPC reads the same frame as jsonrpc2 and
+// encoding/json do without the frame reader: the message, then its params.
+func BenchmarkDocumentFrameJSONRPC(b *testing.B) {
+	frame := didOpenFrame(b)
+	b.SetBytes(int64(len(frame)))
+	for b.Loop() {
+		msg, err := jsonrpc2.DecodeMessage(frame)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var p protocol.DidOpenTextDocumentParams
+		if err := json.Unmarshal(msg.(*jsonrpc2.Notification).Params(), &p); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -75,6 +75,9 @@ func documentParams(frame []byte) (params any, ok bool) {
 		}
 	}()
 	// The frame is not written again: the strings may share its memory.
+	// With a copy, reading the didOpen frame of the 5000-step workload
+	// took 1.33 times as long (BenchmarkDocumentFrame; median of 200
+	// interleaved pairs), about 1% of its parse and check.
 	v, err := jsvalue.ParseText(unsafe.String(unsafe.SliceData(frame), len(frame)))
 	if err != nil {
 		return nil, false

@@ -21,8 +21,8 @@ const hugePage = 2 << 20
 
 // prefaultHeap readies the memory a check of n input bytes will use. A check
 // allocates about 38 bytes per input byte, and on virtual machines each first
-// touch of a 4 KiB page costs a trap of several microseconds: for a large file
-// that is a third of the run. The block is then freed so that the parser's
+// touch of a 4 KiB page costs a trap of several microseconds. The block is
+// then freed so that the parser's
 // allocations reuse its pages. Any failure just leaves the heap as it was.
 //
 // Where transparent huge pages can be had on request, the block's aligned
@@ -31,6 +31,11 @@ const hugePage = 2 << 20
 // small pages before that part, which the allocator hands out first, are
 // populated up front. Elsewhere the whole block is populated, with one
 // madvise call per CPU.
+//
+// Measured with and without, lobster check --shellcheck off, whole process,
+// medians of interleaved pairs on a 2-CPU virtual machine: the 5000-step
+// workload (1 MB) took 1.21 times as long without (1.15 times the CPU time;
+// 80 pairs), the 1000-step one 1.10 times (1.03; 80 pairs).
 func prefaultHeap(n int64) {
 	const perInputByte, minInput, maxBytes = 38, 64 << 10, 256 << 20
 	if n < minInput {

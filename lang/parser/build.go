@@ -2,7 +2,6 @@ package parser
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/ast"
@@ -207,9 +206,6 @@ func userObject(m *ast.Mapping) ast.Object {
 func (b *builder) stepList(s *ast.Sequence, ctx ast.StepContext) *ast.StepList {
 	l := &ast.StepList{Flow: s.Flow, Items: make([]ast.Value, len(s.Items))}
 	l.Span = s.Span
-	if ctx == ast.TopStep && b.buildStepsInParallel(s.Items, ctx, l.Items) {
-		return l
-	}
 	for i, it := range s.Items {
 		l.Items[i] = b.listItem(it, ctx)
 	}
@@ -391,10 +387,7 @@ func (b *builder) stepValue(name string, v ast.Value) ast.Value {
 	return nil
 }
 
-// parseShells parses the collected shell texts. Shell parsing is the largest
-// part of a check, and the texts are independent, so groups of them are
-// parsed on all CPUs; each result lands in its own node, so the output is
-// deterministic.
+// parseShells parses the collected shell texts, in groups (shellgroup.go).
 func (b *builder) parseShells() {
 	todo := b.shells
 	var results []shellResult // for the cache, parallel to todo
@@ -402,18 +395,14 @@ func (b *builder) parseShells() {
 		todo = b.cache.reuse(b.file, todo)
 		results = make([]shellResult, len(todo))
 	}
-	groups := (len(todo) + shellGroupSize - 1) / shellGroupSize
-	workers := min(runtime.GOMAXPROCS(0), groups)
-	inParallel(workers, func(w int) {
-		for g := w; g < groups; g += workers {
-			lo, hi := g*shellGroupSize, min((g+1)*shellGroupSize, len(todo))
-			var recs []shellResult
-			if results != nil {
-				recs = results[lo:hi]
-			}
-			parseShellGroup(b.file, todo[lo:hi], recs)
+	for lo := 0; lo < len(todo); lo += shellGroupSize {
+		hi := min(lo+shellGroupSize, len(todo))
+		var recs []shellResult
+		if results != nil {
+			recs = results[lo:hi]
 		}
-	})
+		parseShellGroup(b.file, todo[lo:hi], recs)
+	}
 	if b.cache != nil {
 		b.cache.keep(todo, results)
 	}

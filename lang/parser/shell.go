@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-	"unsafe"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -200,17 +199,7 @@ func (sc *shellScratch) maskedText(text string) (string, io.Reader) {
 		}
 	}
 	sc.br.Reset(sc.masked)
-	// The string shares the scratch buffer; it is used only until release.
-	return shellString(sc.masked), &sc.br
-}
-
-// shellString views b as a string without copying. b must not change while
-// the string is in use.
-func shellString(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	return string(sc.masked), &sc.br
 }
 
 // shellSyntaxError converts the shell parser's error to an ast.SyntaxError

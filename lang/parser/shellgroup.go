@@ -3,7 +3,6 @@ package parser
 import (
 	"slices"
 	"strings"
-	"unsafe"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -73,7 +72,7 @@ func parseJoined(f *source.File, group []*ast.Shell, recs []shellResult) bool {
 		}
 		joined = append(joined, '\n')
 	}
-	text := unsafe.String(unsafe.SliceData(joined), len(joined)) // joined is not written again
+	text := string(joined)
 	sc := shellPool.Get().(*shellScratch)
 	defer sc.release()
 	sc.toks = sc.toks[:0]

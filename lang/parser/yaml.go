@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/source"
@@ -35,10 +34,9 @@ type yamlReader struct {
 	// read as written: the error and what recovery skipped after it.
 	broken []source.Span
 
-	flowContent int  // where the content of the last flow node read starts, after its properties
-	start       int  // where the text starts (after a byte order mark)
-	part        bool // reads one part of a sequence for a parent reader
-	aliases     int  // aliases read
+	flowContent int // where the content of the last flow node read starts, after its properties
+	start       int // where the text starts (after a byte order mark)
+	aliases     int // aliases read
 
 	tagPrefixes map[string]string       // the %TAG directives, or nil
 	yaml11      bool                    // a %YAML 1.1 directive: YAML 1.1 scalars
@@ -77,7 +75,7 @@ type props struct {
 func noProps() props { return props{start: -1} }
 
 func newYAMLReader(file *source.File, start int) *yamlReader {
-	return &yamlReader{src: unsafe.String(unsafe.SliceData(file.Content), len(file.Content)), file: file, pos: start, start: start, anchors: map[string]ast.Value{}, used: map[string]bool{}}
+	return &yamlReader{src: string(file.Content), file: file, pos: start, start: start, anchors: map[string]ast.Value{}, used: map[string]bool{}}
 }
 
 func (r *yamlReader) rng(a, b int) source.Span {
@@ -1474,9 +1472,7 @@ func (r *yamlReader) blockSequence(indent int, p props) *ast.Sequence {
 		start = p.start
 	}
 	end := r.pos
-	if !r.readItemsInParallel(indent, s) {
-		r.readItems(indent, s)
-	}
+	r.readItems(indent, s)
 	for _, it := range s.Items {
 		end = max(end, it.End())
 	}

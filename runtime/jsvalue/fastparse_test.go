@@ -3,7 +3,6 @@ package jsvalue
 import (
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -59,59 +58,6 @@ func TestParseTextBoxes(t *testing.T) {
 	for i, x := range v.([]any) {
 		if f := x.(float64); f != 0 || math.Signbit(f) != (i%2 == 0 && i < 2000) {
 			t.Fatalf("item %d is %v (sign bit %v)", i, f, math.Signbit(f))
-		}
-	}
-}
-
-// TestParseHalves checks the two-reader path on large texts against
-// Parse: cuts inside strings and nested values, slow constructs
-// and errors in either half, and texts that are not arrays.
-func TestParseHalves(t *testing.T) {
-	row := func(i int) string {
-		switch i % 4 {
-		case 0:
-			return `{"id":` + strconv.Itoa(i) + `,"s":"a,b,c,d","x":[1,2,{"y":","}]}`
-		case 1:
-			return `[",", ",,", {"k": ",", "1": 2, "k": 3}]`
-		case 2:
-			return `"` + strings.Repeat(",", 50) + `"`
-		}
-		return `-0.5`
-	}
-	var rows []string
-	size := 0
-	for i := 0; size < parallelFrom+parallelFrom/4; i++ {
-		rows = append(rows, row(i))
-		size += len(rows[i]) + 1
-	}
-	body := strings.Join(rows, ",")
-	half := len(body) / 2
-	texts := []string{
-		"[" + body + "]",
-		"  [\n" + strings.Join(rows, ",\n") + "\n]\n ",
-		"[" + body[:half] + `"\ud83d\ude00",` + body[half:] + "]", // a surrogate pair near the middle
-		"[" + body + `,"\ud83d\ude00"]`,                           // in the second half
-		`["\ud83d\ude00",` + body + "]",                           // in the first half
-		"[" + body + ",]",                                         // errors
-		"[" + body[:half] + "}" + body[half:] + "]",
-		"[" + body + "] x",
-		"[" + body,
-		`{"a":[` + body + "]}",
-		`"` + strings.Repeat(",", parallelFrom+1) + `"`,
-		"[" + strings.Repeat(`",",`, parallelFrom/3) + `","]`,
-		"[" + strings.Repeat("12,", parallelFrom/2) + "12]", // every comma ends an element
-		"[" + strings.Repeat("12,", parallelFrom/2) + `"\ud800"]`,
-		"[" + strings.Repeat("12,", parallelFrom/2) + "12,]",
-	}
-	for i, text := range texts {
-		want, werr := Parse([]byte(text))
-		got, gerr := ParseText(text)
-		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
-			t.Errorf("text %d: error %v, want %v", i, gerr, werr)
-			continue
-		}
-		if werr == nil && compactText(got) != compactText(want) {
-			t.Errorf("text %d: values differ", i)
 		}
 	}
 }

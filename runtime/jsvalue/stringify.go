@@ -19,7 +19,8 @@ func Stringify(v any, indent string) string {
 		return ""
 	}
 	// The text becomes the string without a copy, as strings.Builder
-	// does: nothing else refers to b.
+	// does: nothing else refers to b. With a copy, Stringify of 100,000
+	// rows took 1.14 times as long (median of 150 interleaved pairs).
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/lobsterdev/lobster/lang/js"
 	"github.com/lobsterdev/lobster/runtime/jsvalue"
@@ -109,10 +108,7 @@ func execCommand(ctx context.Context, c *Call) (Output, error) {
 		}
 		return Output{}, fmt.Errorf("exec failed (%s): %s", code, detail)
 	}
-	// The output is ours alone from here on and never written again: it
-	// becomes the text without a copy (a large output would otherwise be
-	// held twice, and JSON strings are substrings of it).
-	stdout := unsafe.String(unsafe.SliceData(res.Stdout), len(res.Stdout))
+	stdout := string(res.Stdout) // JSON strings are substrings of it
 	if a.Truthy("json") {
 		text := js.Trim(stdout)
 		var v any

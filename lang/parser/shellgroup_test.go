@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -15,31 +14,18 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// TestParallelMatchesOnePass parses every golden input and corpus file with
-// the parallel paths forced on (tiny thresholds, two CPUs, shell texts parsed
-// in groups) and with one CPU and every shell text parsed alone, and requires
-// identical trees and diagnostics.
-func TestParallelMatchesOnePass(t *testing.T) {
-	inputs := parseInputs(t)
-
-	defer func(b, s, p int) { parallelMinBytes, parallelMinSteps = b, s; runtime.GOMAXPROCS(p) }(parallelMinBytes, parallelMinSteps, runtime.GOMAXPROCS(0))
-	parallelMinBytes, parallelMinSteps = 0, 2
-	reads, builds := parallelReads.Load(), parallelBuilds.Load()
-	defer func() {
-		if parallelReads.Load() == reads || parallelBuilds.Load() == builds {
-			t.Error("the parallel paths never ran")
-		}
-	}()
-	for name, src := range inputs {
+// TestShellGroupsMatchAlone parses every golden input and corpus file with
+// shell texts parsed in groups and with every shell text parsed alone, and
+// requires identical trees and diagnostics.
+func TestShellGroupsMatchAlone(t *testing.T) {
+	defer func() { shellGrouping = true }()
+	for name, src := range parseInputs(t) {
 		fname := inputFileName(name)
-		runtime.GOMAXPROCS(2)
 		shellGrouping = true
-		par, parDiags := Parse(fname, src)
-		runtime.GOMAXPROCS(1)
+		grouped, groupedDiags := Parse(fname, src)
 		shellGrouping = false
-		one, oneDiags := Parse(fname, src)
-		shellGrouping = true
-		compareParses(t, name, par, parDiags, one, oneDiags)
+		alone, aloneDiags := Parse(fname, src)
+		compareParses(t, name, grouped, groupedDiags, alone, aloneDiags)
 	}
 }
 
@@ -70,7 +56,7 @@ func inputFileName(name string) string {
 }
 
 // parseInputs are every golden input, every corpus file and a few texts
-// that exercise the parser's parallel and grouped paths.
+// that exercise the parser's grouped shell parsing.
 func parseInputs(t *testing.T) map[string][]byte {
 	inputs := map[string][]byte{}
 	goldens, _ := filepath.Glob("../../testdata/golden/*.txtar")
