@@ -20,7 +20,9 @@ import (
 // components listed for it. cmd/* may import anything but cmd.
 //
 // In words: lang/source, lang/js and lang/bounded (the bounded file reader
-// every reader of a user-controlled path uses) import nothing of the module; each lang/ package
+// every reader of a user-controlled path uses) import nothing of the module;
+// lang/jsvalue (JSON values, which the runtime and the LSP share) imports
+// lang/js only; each lang/ package
 // imports only the lang/ packages below it; nothing under lang/ imports
 // runtime, lsp or cmd; runtime imports lang/ only, except runtime/plan,
 // which may import the rest of runtime (and nothing under runtime imports
@@ -34,6 +36,7 @@ var layers = []struct {
 	{"lang/source", nil},
 	{"lang/js", nil},
 	{"lang/bounded", nil},
+	{"lang/jsvalue", []string{"lang/js"}},
 	{"lang/ast", []string{"lang/source"}},
 	{"lang/parser", []string{"lang/source", "lang/js", "lang/bounded", "lang/ast"}},
 	{"lang/commands", []string{"lang/source", "lang/ast"}},

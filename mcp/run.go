@@ -17,11 +17,11 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/check"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/envelope"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 

@@ -1,7 +1,7 @@
 // reference-jsvalue.mjs: record how the reference's JavaScript engine
 // parses and prints JSON values (JSON.parse, JSON.stringify with and without
 // an indent of 2, Number#toString), as JSON lines {json, pretty, compact}
-// and {number, text}. The Go package runtime/jsvalue must print the same.
+// and {number, text}. The Go package lang/jsvalue must print the same.
 const texts = [
   `{"b":1,"a":2}`,
   `{"b":1,"2":"two","a":2,"1":"one","10":"ten","01":"zero-one","4294967295":"big","4294967294":"max"}`,

@@ -8,9 +8,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/runtime/envelope"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/pipeline"
 	"github.com/lobsterdev/lobster/runtime/state"
 )

@@ -4,7 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lobsterdev/lobster/lang/ast"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 // ResolveArgs is the run's args: the default of every

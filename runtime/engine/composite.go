@@ -13,9 +13,9 @@ import (
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/lang/js"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/proc"
 	"github.com/lobsterdev/lobster/runtime/render"
 )

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/render"
 )
 

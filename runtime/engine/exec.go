@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/envelope"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/pipeline"
 	"github.com/lobsterdev/lobster/runtime/state"
 )

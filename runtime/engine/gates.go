@@ -6,7 +6,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/js"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 // An Identity is the approver policy of an approval gate: who asked, who

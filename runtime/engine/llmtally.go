@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/pipeline"
 )
 

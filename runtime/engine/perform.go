@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/pipeline"
 )
 

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 

@@ -11,9 +11,9 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/js"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/runtime/envelope"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/render"
 	"github.com/lobsterdev/lobster/runtime/state"
 )

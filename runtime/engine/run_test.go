@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
 func run(t *testing.T, src string, provided string) (string, error) {

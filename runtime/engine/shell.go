@@ -9,7 +9,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/js"
 
 	"github.com/lobsterdev/lobster/lang/ast"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/proc"
 	"github.com/lobsterdev/lobster/runtime/render"
 )

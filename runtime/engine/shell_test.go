@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/lobsterdev/lobster/lang/ast"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/render"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/source"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/validate"
 )
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
 // runOnTerminal runs src with its gates asking on a terminal that answers

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"github.com/lobsterdev/lobster/lang/ast"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 // Value is the runtime value of a literal in the file, as the reference's

@@ -6,7 +6,7 @@ package envelope
 import (
 	"io"
 
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 // Statuses of a finished run.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 func text(t *testing.T, v any) string {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/source"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
 // Validation is the envelope of a run refused because the checker found

@@ -15,8 +15,8 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/commands"
 	"github.com/lobsterdev/lobster/lang/js"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/source"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
 // approveCommand is approve: on a terminal in human mode it asks

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/js"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/source"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/validate"
 )
 

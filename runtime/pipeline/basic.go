@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/js"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 // headCommand is head: the first --n items (default 10), lazily.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
 // benchItems writes n objects as one JSON array and returns the file.

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
 // FuzzPredicate: where never panics, whatever the expression and item.

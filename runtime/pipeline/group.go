@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/lobsterdev/lobster/lang/js"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 // sortCommand is sort: a stable sort by --key (or the item), null

@@ -17,7 +17,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/js"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/state"
 	"github.com/lobsterdev/lobster/runtime/validate"
 )

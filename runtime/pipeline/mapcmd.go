@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/js"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 // mapCommand is map: wrap, unwrap, or assign fields, lazily.

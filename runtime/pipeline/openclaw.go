@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/js"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 // openclawInvokeCommand is openclaw.invoke and its alias clawd.invoke:

@@ -1,6 +1,6 @@
 // Package pipeline runs Lobster pipelines:
 // stages parsed by lang/parser, each a built-in command of lang/commands,
-// passing JSON items (runtime/jsvalue values) from one to the next.
+// passing JSON items (lang/jsvalue values) from one to the next.
 //
 // # Scheduling
 //
@@ -63,7 +63,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/commands"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 // Mode is how the run reports to its caller.

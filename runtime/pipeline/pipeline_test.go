@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/lobsterdev/lobster/lang/commands"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
 // TestImplementationsMatchRegistry keeps the implementations and the

@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 // WriteItems writes items as human mode prints them: one JSON array

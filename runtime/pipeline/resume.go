@@ -9,8 +9,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/envelope"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/state"
 	"github.com/lobsterdev/lobster/runtime/validate"
 )

@@ -9,7 +9,7 @@ import (
 	"syscall"
 
 	"github.com/lobsterdev/lobster/lang/bounded"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 

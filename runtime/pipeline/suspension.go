@@ -1,6 +1,6 @@
 package pipeline
 
-import "github.com/lobsterdev/lobster/runtime/jsvalue"
+import "github.com/lobsterdev/lobster/lang/jsvalue"
 
 // A Suspension is a run halted at a same-stage input request (ask in tool
 // mode): what a pipeline state or a workflow state stores to continue it.

@@ -16,8 +16,8 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/js"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/source"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
 // templateCommand is template: one rendered string per item.

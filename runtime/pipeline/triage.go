@@ -9,7 +9,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/commands"
 	"github.com/lobsterdev/lobster/lang/js"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 // emailTriageCommand is email.triage: sort emails into needs

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"unicode/utf16"
 
-	"github.com/lobsterdev/lobster/runtime/internal/jsontest"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/internal/jsontest"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 func TestCompareUTF16(t *testing.T) {

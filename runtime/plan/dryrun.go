@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/lobsterdev/lobster/lang/commands"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 // Notes of the dry-run text (the dash is an em dash, as in the reference).

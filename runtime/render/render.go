@@ -14,8 +14,8 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/js"
 
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
 // Results are the step results so far: step id → result record (id,

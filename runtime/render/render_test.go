@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 // recorded is testdata/reference/templates.jsonl, what the reference's

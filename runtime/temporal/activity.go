@@ -14,8 +14,8 @@ import (
 	"go.temporal.io/sdk/converter"
 	sdk "go.temporal.io/sdk/temporal"
 
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/engine"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/proc"
 )
 

@@ -15,10 +15,10 @@ import (
 	"testing"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/envelope"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/state"
 	"github.com/lobsterdev/lobster/runtime/temporal"
 	"github.com/lobsterdev/lobster/runtime/temporal/temporaltest"

@@ -8,7 +8,7 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 

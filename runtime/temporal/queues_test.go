@@ -21,9 +21,9 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/engine"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
 // workers is a test environment whose activities run on the worker

@@ -7,9 +7,9 @@
 package temporal
 
 import (
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/envelope"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 )
 
 // Names of the workflow, activities, updates and query.

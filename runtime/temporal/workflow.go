@@ -15,11 +15,11 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lobsterdev/lobster/lang/ast"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/envelope"
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
 	"github.com/lobsterdev/lobster/runtime/pipeline"
 	"github.com/lobsterdev/lobster/runtime/state"
 )

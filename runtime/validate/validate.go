@@ -19,7 +19,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 // A Failure is a value that does not match its schema: where (a JSON

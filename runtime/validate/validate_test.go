@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/lobsterdev/lobster/runtime/jsvalue"
+	"github.com/lobsterdev/lobster/lang/jsvalue"
 )
 
 func parse(t *testing.T, text string) any {

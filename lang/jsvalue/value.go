@@ -1,5 +1,6 @@
 // Package jsvalue holds JSON values as the reference's JavaScript sees them,
-// so that what the runtime prints matches it byte for byte: objects keep
+// so that what the runtime prints matches it byte for byte (the language
+// server reads its wire messages with ParseText too): objects keep
 // their key order (with JavaScript's rule that integer-like keys come first,
 // ascending), numbers are doubles printed as JavaScript prints them, and
 // strings are escaped as JSON.stringify escapes them.

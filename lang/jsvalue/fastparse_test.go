@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lobsterdev/lobster/runtime/internal/jsontest"
+	"github.com/lobsterdev/lobster/internal/jsontest"
 )
 
 // compactText is v as compact JSON, key order kept.

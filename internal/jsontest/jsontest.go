@@ -1,4 +1,4 @@
-// Package jsontest holds what the runtime's JSON tests share.
+// Package jsontest holds what the JSON tests of jsvalue and the runtime share.
 package jsontest
 
 import (
