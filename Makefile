@@ -34,6 +34,7 @@ lint:
 	@test -z "$$(gofmt -l .)" || { echo "files not gofmt-ed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(GO) vet -tags temporaldev ./cmd/lobster # the opt-in suite must still build
+	$(GO) test -count=1 -run '^TestNoOutsideCitations$$' . # no citations of documents outside the repository
 	@if [ -x "$(STATICCHECK)" ]; then echo "$(STATICCHECK) ./..."; "$(STATICCHECK)" ./...; else echo "staticcheck not installed; skipped"; fi
 
 # The VS Code extension: its tests (grammar, and a session with lobster-lsp
