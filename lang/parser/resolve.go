@@ -23,6 +23,10 @@ var (
 // resolvePlain sets the kind of an untagged plain scalar.
 func resolvePlain(s *ast.Scalar) {
 	t := s.Text
+	if t != "" && !mayStartCore(t[0]) {
+		s.Kind = ast.String // most plain scalars are words
+		return
+	}
 	if isCoreNull(t) {
 		s.Kind = ast.Null
 		return
@@ -40,6 +44,16 @@ func resolvePlain(s *ast.Scalar) {
 		return
 	}
 	s.Kind = ast.String
+}
+
+// mayStartCore reports whether a core schema null, boolean or number may
+// start with c.
+func mayStartCore(c byte) bool {
+	switch c {
+	case '~', 'n', 'N', 't', 'T', 'f', 'F', '.', '+', '-':
+		return true
+	}
+	return c >= '0' && c <= '9'
 }
 
 // isCoreNull matches ~, null, Null, NULL and the empty text.

@@ -406,9 +406,36 @@ func isDocumentMarker(src string, i int) bool {
 
 // plainContext tells the plain scalar scanner where it stands.
 type plainContext struct {
-	flow      bool // inside [ ] or { }
-	minIndent int  // continuation lines must be indented by this many spaces
-	key       bool // scanning a possible implicit key: one line only
+	flow      bool        // inside [ ] or { }
+	minIndent int         // continuation lines must be indented by this many spaces
+	indent    *lazyIndent // or by these, when set (computed if the scalar goes on)
+	key       bool        // scanning a possible implicit key: one line only
+	lineEnd   int         // where the scalar ends on its first line, when known (> 0)
+}
+
+// min is the indentation continuation lines need.
+func (c plainContext) min() int {
+	if c.indent != nil {
+		return c.indent.get()
+	}
+	return c.minIndent
+}
+
+// continues is continuesPlain for the line that starts at i. A line
+// indented less than the parent's indentation plus one never continues,
+// whatever min is: most scalars end so, and min is not computed for them.
+func (c plainContext) continues(src string, i int) bool {
+	if c.indent == nil || c.indent.parentIndent < 0 {
+		return continuesPlain(src, i, c.min())
+	}
+	j := i
+	for j < len(src) && src[j] == ' ' {
+		j++
+	}
+	if j < len(src) && lineBreakAt(src, j) > 0 {
+		return true
+	}
+	return j-i > c.indent.parentIndent && j-i >= c.min()
 }
 
 // plainEndOnLine returns where a plain scalar starting at i ends on its line
@@ -417,28 +444,33 @@ type plainContext struct {
 func plainEndOnLine(src string, i int, flow bool) int {
 	end := i
 	for j := i; j < len(src); j++ {
-		c := src[j]
-		if c == '\n' || (c == '\r' && lineBreakAt(src, j) > 0) {
-			break
-		}
-		if c == ':' {
+		switch c := src[j]; c {
+		case ' ', '\t':
+			continue
+		case '\n':
+			return end
+		case '\r':
+			if lineBreakAt(src, j) > 0 {
+				return end
+			}
+		case ':':
 			next := byte(' ')
 			if j+1 < len(src) {
 				next = src[j+1]
 			}
 			if next == ' ' || next == '\t' || next == '\n' || next == '\r' || (flow && isFlowIndicator(next)) {
-				break
+				return end
+			}
+		case '#':
+			if j > i && isBlank(src[j-1]) {
+				return end
+			}
+		case ',', '[', ']', '{', '}':
+			if flow {
+				return end
 			}
 		}
-		if c == '#' && j > i && isBlank(src[j-1]) {
-			break
-		}
-		if flow && isFlowIndicator(c) {
-			break
-		}
-		if !isBlank(c) {
-			end = j + 1
-		}
+		end = j + 1
 	}
 	return end
 }
@@ -446,12 +478,15 @@ func plainEndOnLine(src string, i int, flow bool) int {
 func isFlowIndicator(c byte) bool { return c == ',' || c == '[' || c == ']' || c == '{' || c == '}' }
 
 // scanPlain scans a plain scalar starting at i (its first byte is not blank).
-// It goes on over lines indented by at least ctx.minIndent spaces (at the
+// It goes on over lines indented by at least ctx.min() spaces (at the
 // top level, up to a document marker); a comment line, a line that starts
 // with ": " or, in a flow collection, with a flow indicator ends it.
 func scanPlain(src string, i int, ctx plainContext) scalarText {
 	d := newDecoder(src)
-	lineEnd := plainEndOnLine(src, i, ctx.flow)
+	lineEnd := ctx.lineEnd
+	if lineEnd <= 0 {
+		lineEnd = plainEndOnLine(src, i, ctx.flow)
+	}
 	d.verbatim(src, i, lineEnd)
 	end := lineEnd
 	if ctx.key {
@@ -472,7 +507,7 @@ func scanPlain(src string, i int, ctx plainContext) scalarText {
 		ok := true
 		for {
 			k += lineBreakAt(src, k)
-			if !continuesPlain(src, k, ctx.minIndent) {
+			if !ctx.continues(src, k) {
 				ok = false
 				break
 			}

@@ -47,6 +47,11 @@ type yamlReader struct {
 	inFlow      int                     // the flow collections being read
 	inAnchored  []string                // the anchors of the collections being read
 
+	// key is the plain implicit key found at keyAt by blockValue, which
+	// mapEntry then takes instead of scanning it again (-1: none).
+	key   keyScan
+	keyAt int
+
 	// The rest of the current blocks of nodes: a file has thousands of
 	// scalars, fields and mappings, allocated a block at a time.
 	scalars   []ast.Scalar
@@ -75,7 +80,7 @@ type props struct {
 func noProps() props { return props{start: -1} }
 
 func newYAMLReader(file *source.File, start int) *yamlReader {
-	return &yamlReader{src: string(file.Content), file: file, pos: start, start: start, anchors: map[string]ast.Value{}, used: map[string]bool{}}
+	return &yamlReader{src: string(file.Content), file: file, pos: start, start: start, anchors: map[string]ast.Value{}, used: map[string]bool{}, keyAt: -1}
 }
 
 func (r *yamlReader) rng(a, b int) source.Span {
@@ -418,10 +423,12 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 	for {
 		bl := r.pos
 		r.skipBlanks()
-		if i := strings.IndexByte(r.src[bl:r.pos], '\t'); i >= 0 {
-			tab, tabCol = bl+i, r.column(bl)
-			if tabCol == 0 {
-				tabCol, _ = r.lineIndent(tab)
+		if r.pos > bl {
+			if i := strings.IndexByte(r.src[bl:r.pos], '\t'); i >= 0 {
+				tab, tabCol = bl+i, r.column(bl)
+				if tabCol == 0 {
+					tabCol, _ = r.lineIndent(tab)
+				}
 			}
 		}
 		if r.at(r.pos) == '#' {
@@ -479,12 +486,18 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 	start := r.pos
 	c := r.at(start)
 	onLine := line.start >= 0 // properties on the content's line
-	// The indentation of a collection that starts here: where its first
-	// token (a property or the content) stands.
-	col := r.column(start)
-	if onLine {
-		col = r.column(line.start)
+	// valueCol is the indentation of a collection that starts here: where
+	// its first token (a property or the content) stands. Most values are
+	// scalars, which do not need it.
+	valueCol := func() int {
+		if onLine {
+			return r.column(line.start)
+		}
+		return r.column(start)
 	}
+	// The indentation the lines after a scalar's first need, computed
+	// when a scalar goes on past its line.
+	cont := lazyIndent{r: r, at: start, parentIndent: parentIndent, ctx: ctx, inline: inline}
 	blockColl := func(what string) bool {
 		switch {
 		case inline && ctx.kind == afterKey:
@@ -517,14 +530,16 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 			// the nested mapping's (in "? &a : b" and "- &a : b" the
 			// empty key's).
 			r.mergeProps(&p, line)
-			line, col = noProps(), r.column(start)
+			line, onLine = noProps(), false
 		} else if onLine && !inline && ctx.kind != afterEntry && ctx.kind != inDocument {
 			// "key:\n  &a ? b", "key:\n  &a : b": the properties are the
 			// mapping's, which starts at their column.
+			col := valueCol()
 			r.mergeProps(&p, line)
-			line = noProps()
+			v = r.blockMapping(col, p, noProps(), nil)
+			break
 		}
-		v = r.blockMapping(col, p, line, nil)
+		v = r.blockMapping(valueCol(), p, line, nil)
 	case c == '|' || c == '>':
 		r.mergeProps(&p, line)
 		v = r.blockScalar(p, parentIndent)
@@ -533,7 +548,7 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 		if c == '*' {
 			node = r.alias(line)
 		} else {
-			node = r.flowCollection(line, r.continuationIndent(parentIndent, ctx, inline))
+			node = r.flowCollection(line, cont.get())
 		}
 		if c != '*' && r.flowCut {
 			// Not closed, it ended at a line indented too little:
@@ -554,7 +569,7 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 			if onLine {
 				keyStart = line.start // the key's properties
 			}
-			v = r.blockMapping(col, p, noProps(), &firstKey{node: node, colon: colon, start: keyStart})
+			v = r.blockMapping(valueCol(), p, noProps(), &firstKey{node: node, colon: colon, start: keyStart})
 			break
 		}
 		if c == '*' {
@@ -575,7 +590,8 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 		}
 		r.skipLineRest(start)
 	default:
-		if k, ok := r.implicitKey(r.continuationIndent(parentIndent, ctx, inline)); ok {
+		k, ok := r.implicitKey(&cont)
+		if ok {
 			if inline && ctx.kind == afterKey {
 				// "key: a: b": most likely a value that holds ": ".
 				r.syntaxError(k.colon, k.colon+1, "mapping values are not allowed here; quote the value if it contains \": \"")
@@ -588,25 +604,35 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 			if blockColl("a mapping") && k.multiLine {
 				r.multiLineKey(start, k.colon)
 			}
-			v = r.blockMapping(col, p, line, nil)
+			if k.style == ast.Plain {
+				// The mapping's first entry takes the plain key as
+				// scanned (a quoted one is scanned again, without a
+				// continuation indentation).
+				r.key, r.keyAt = k, start
+			}
+			v = r.blockMapping(valueCol(), p, line, nil)
 			break
 		}
 		r.mergeProps(&p, line)
-		v = r.flowOrPlainScalar(p, plainContext{minIndent: r.continuationIndent(parentIndent, ctx, inline)})
+		pc := plainContext{indent: &cont}
+		if k.style == ast.Plain {
+			pc.lineEnd = k.end // found by implicitKey
+		}
+		v = r.flowOrPlainScalar(p, pc)
 		r.skipLineRest(start)
 	}
 	return v
 }
 
 // continuationIndent is the indentation the lines after the first of a
-// plain or quoted scalar or a flow collection at pos need, as the
+// plain or quoted scalar or a flow collection at at need, as the
 // reference's scanner counts it:
 // more than the indentation of the line of the indicator the scalar
 // follows, where "- ", "? " and ": " at the start of a line count as
 // indentation. A scalar on a later line may lower that to its line's
 // indentation, unless the line's first character stands alone (the
 // scanner takes it for an indicator).
-func (r *yamlReader) continuationIndent(parentIndent int, ctx blockCtx, inline bool) int {
+func (r *yamlReader) continuationIndent(at, parentIndent int, ctx blockCtx, inline bool) int {
 	if ctx.kind == inDocument || ctx.after <= 0 {
 		return parentIndent + 1
 	}
@@ -621,7 +647,7 @@ func (r *yamlReader) continuationIndent(parentIndent int, ctx blockCtx, inline b
 	}
 	next := r.column(i) + 1
 	if !inline {
-		ls := lineStartOf(r.src, r.pos)
+		ls := lineStartOf(r.src, at)
 		f := ls
 		for f < len(r.src) && r.src[f] == ' ' {
 			f++
@@ -631,6 +657,33 @@ func (r *yamlReader) continuationIndent(parentIndent int, ctx blockCtx, inline b
 		}
 	}
 	return max(next, parentIndent+1)
+}
+
+// lazyIndent is a continuationIndent computed on first use: most scalars
+// fit on their line and never need it.
+type lazyIndent struct {
+	r            *yamlReader
+	at           int // where the scalar starts
+	parentIndent int
+	ctx          blockCtx
+	inline       bool
+	done         bool
+	n            int
+}
+
+// orZero is get, or 0 (any indentation) for a nil l.
+func (l *lazyIndent) orZero() int {
+	if l == nil {
+		return 0
+	}
+	return l.get()
+}
+
+func (l *lazyIndent) get() int {
+	if !l.done {
+		l.n, l.done = l.r.continuationIndent(l.at, l.parentIndent, l.ctx, l.inline), true
+	}
+	return l.n
 }
 
 // retag applies properties read before a flow collection on earlier lines.
@@ -907,18 +960,32 @@ type keyScan struct {
 
 // implicitKey looks for an implicit mapping key at pos ("key:" followed by a
 // blank or the line end) without moving. A quoted scalar's lines after the
-// first need minIndent spaces (0: any), as the value the text is read as
+// first need cont's spaces (nil: any), as the value the text is read as
 // when it is no key.
-func (r *yamlReader) implicitKey(minIndent int) (keyScan, bool) {
+func (r *yamlReader) implicitKey(cont *lazyIndent) (keyScan, bool) {
 	start := r.pos
 	var k keyScan
 	switch r.at(start) {
 	case '"':
-		k.st, k.style = scanDoubleQuoted(r.src, start, minIndent), ast.DoubleQuoted
+		k.st, k.style = scanDoubleQuoted(r.src, start, cont.orZero()), ast.DoubleQuoted
 	case '\'':
-		k.st, k.style = scanSingleQuoted(r.src, start, minIndent), ast.SingleQuoted
+		k.st, k.style = scanSingleQuoted(r.src, start, cont.orZero()), ast.SingleQuoted
 	default:
 		if !canStartPlain(r.src, start, false) {
+			return k, false
+		}
+		if r.keyAt == start {
+			return r.key, true // found by blockValue, which starts the mapping
+		}
+		// Most plain scalars are no keys: their text is decoded by
+		// flowOrPlainScalar only.
+		end := plainEndOnLine(r.src, start, false)
+		i := end
+		for i < len(r.src) && isBlank(r.src[i]) {
+			i++
+		}
+		if r.at(i) != ':' || !r.blankOrEnd(i+1) {
+			k.end, k.style = end, ast.Plain // k.st is left empty
 			return k, false
 		}
 		k.st, k.style = scanPlain(r.src, start, plainContext{key: true}), ast.Plain
@@ -968,8 +1035,11 @@ func (r *yamlReader) scalar(p props, start, end int, style ast.Style, text strin
 		}
 		tm = source.Verbatim(min(content, end), 0)
 	}
-	s := r.newScalar()
-	*s = ast.Scalar{Style: style, Text: text, Map: tm, Props: p.props()}
+	s := r.newScalar() // zeroed: only what is set is written
+	s.Style, s.Text, s.Map = style, text, tm
+	if pp := p.props(); pp != nil {
+		s.Props = pp
+	}
 	from := start
 	if p.start >= 0 && p.start < start {
 		from = p.start
@@ -1070,12 +1140,15 @@ func (r *yamlReader) mapEntry(indent int, line props, first *firstKey) *ast.Fiel
 		case c == '[' || c == '{':
 			key = r.flowCollection(line, indent+1)
 		default:
-			k, ok := r.implicitKey(0)
+			k, ok := r.implicitKey(nil)
 			if !ok && !k.st.unclosed && k.end > start && r.singleLine(start, k.end) {
 				// "key" alone on its line with ": value" on a line
 				// indented more: the reference takes that ":".
 				if c, below := r.colonBelow(k.end, indent); below {
 					k.colon, ok = c, true
+					if k.style == ast.Plain {
+						k.st = scanPlain(r.src, start, plainContext{key: true})
+					}
 				}
 			}
 			if !ok {
@@ -1555,9 +1628,9 @@ func (r *yamlReader) flowOrPlainScalar(p props, ctx plainContext) ast.Value {
 	style := ast.Plain
 	switch r.at(start) {
 	case '"':
-		st, style = scanDoubleQuoted(r.src, start, ctx.minIndent), ast.DoubleQuoted
+		st, style = scanDoubleQuoted(r.src, start, ctx.min()), ast.DoubleQuoted
 	case '\'':
-		st, style = scanSingleQuoted(r.src, start, ctx.minIndent), ast.SingleQuoted
+		st, style = scanSingleQuoted(r.src, start, ctx.min()), ast.SingleQuoted
 	default:
 		if start >= len(r.src) {
 			return r.emptyAt(start, p)
