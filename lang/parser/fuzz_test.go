@@ -106,10 +106,19 @@ func FuzzYAMLReader(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if kind, detail := compareReading(src, ref, ""); kind != "" {
+		if kind, detail := compareReading(src, ref, ""); kind != "" && !knownCorner(src, kind, detail) {
 			t.Errorf("%s: %s", kind, detail)
 		}
 	})
+}
+
+// knownCorner reports a difference left as it is (docs/design.md, "Reading
+// YAML"), so that a long fuzz run goes on past it: the library reads a lone
+// U+001F after a block scalar header at the end of the text as the
+// scalar's content ("| \x1f" is "\x1f\n"), which the reader rejects as
+// text after the header.
+func knownCorner(src, kind, detail string) bool {
+	return kind == "rejected-here" && strings.Contains(src, "\x1f") && strings.Contains(detail, "after a block scalar indicator")
 }
 
 // checkSpans checks that every node of a generic tree lies in the text and

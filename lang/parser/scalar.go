@@ -393,6 +393,7 @@ func quoteExtent(src string, start, minIndent int) (end, after int, ok bool) {
 }
 
 // isDocumentMarker reports whether a "---" or "..." marker starts at the line start i.
+// As for the reference, a carriage return after it counts even alone.
 func isDocumentMarker(src string, i int) bool {
 	if i+3 > len(src) || (i > 0 && src[i-1] != '\n') {
 		return false
@@ -401,7 +402,7 @@ func isDocumentMarker(src string, i int) bool {
 	if m != "---" && m != "..." {
 		return false
 	}
-	return i+3 == len(src) || isBlank(src[i+3]) || lineBreakAt(src, i+3) > 0
+	return i+3 == len(src) || isBlank(src[i+3]) || src[i+3] == '\n' || src[i+3] == '\r'
 }
 
 // plainContext tells the plain scalar scanner where it stands.
@@ -462,7 +463,9 @@ func plainEndOnLine(src string, i int, flow bool) int {
 				return end
 			}
 		case '#':
-			if j > i && isBlank(src[j-1]) {
+			if j > i && (isBlank(src[j-1]) || src[j-1] == '\r') {
+				// After a carriage return that breaks no line the
+				// comment is an error, as in the reference.
 				return end
 			}
 		case ',', '[', ']', '{', '}':
@@ -577,10 +580,13 @@ func (l blockLine) empty() bool { return l.start+l.spaces >= l.end }
 
 // scanBlockScalar scans a literal or folded block scalar whose indicator is
 // at start, as the reference reads it. parentIndent is the indentation of
-// the collection holding it (-1 for the document's node). The scalar's text
-// ends at end (its last content line); reading goes on at next, after the
-// lines that belong to it.
-func scanBlockScalar(src string, start, parentIndent int) (st scalarText, h blockHeader) {
+// the collection holding it (-1 for the document's node), from which an
+// indentation indicator counts; its lines must be indented more than
+// lineIndent (at least parentIndent: more where the indicator's line is
+// indented more than the collection, as "  : |" below a key). The scalar's
+// text ends at end (its last content line); reading goes on at next, after
+// the lines that belong to it.
+func scanBlockScalar(src string, start, parentIndent, lineIndent int) (st scalarText, h blockHeader) {
 	h.folded = src[start] == '>'
 	i := start + 1
 	bad := -1
@@ -624,7 +630,7 @@ func scanBlockScalar(src string, start, parentIndent int) (st scalarText, h bloc
 	// The lines that belong to the scalar: from the indentation of the
 	// first line with text (or an explicit indicator), every line that is
 	// empty or indented that much.
-	minIndent := parentIndent + 1
+	minIndent := lineIndent + 1
 	var buf [16]blockLine
 	lines := buf[:0] // the lines that belong to the scalar, as the reference splits them
 	// line appends the line that starts at k (its text ends before any
@@ -665,7 +671,7 @@ func scanBlockScalar(src string, start, parentIndent int) (st scalarText, h bloc
 		// Every line empty or indented that much belongs to it.
 		indent := detected
 		if h.explicit > 0 {
-			indent = h.explicit + max(parentIndent, 0)
+			indent = h.explicit + max(lineIndent, 0)
 		}
 		for extent < len(src) {
 			k := extent

@@ -45,7 +45,11 @@ type yamlReader struct {
 	flowEnded   bool                    // the open flow collections end here (an error)
 	flowCut     bool                    // the last outermost flow collection ended so
 	inFlow      int                     // the flow collections being read
-	inAnchored  []string                // the anchors of the collections being read
+	inAnchored  []anchoring             // the anchors of the collections being read
+	// selfAliases are the aliases of a node read inside that node: an
+	// error unless they end up in a key, which the reference names by
+	// the alias ("*a") instead of building a circular value.
+	selfAliases []*ast.Alias
 
 	// key is the plain implicit key found at keyAt by blockValue, which
 	// mapEntry then takes instead of scanning it again (-1: none).
@@ -198,8 +202,12 @@ func (r *yamlReader) skipComment() {
 // commentAt reads a comment that starts at pos; one that touches the text
 // before it is an error.
 func (r *yamlReader) commentAt() {
-	if r.pos > r.start && !isBlank(r.src[r.pos-1]) && r.src[r.pos-1] != '\n' && r.src[r.pos-1] != '\r' {
-		r.syntaxError(r.pos, r.pos+1, "a comment needs a space before \"#\"")
+	if r.pos > r.start && !isBlank(r.src[r.pos-1]) && r.src[r.pos-1] != '\n' {
+		msg := "a comment needs a space before \"#\""
+		if r.src[r.pos-1] == '\r' {
+			msg += " (a carriage return that ends no line is none)"
+		}
+		r.syntaxError(r.pos, r.pos+1, "%s", msg)
 	}
 	r.skipComment()
 }
@@ -252,8 +260,8 @@ func (r *yamlReader) lineEnd(i int) int {
 	for i < len(r.src) && lineBreakAt(r.src, i) == 0 {
 		i++
 	}
-	if i > 0 && i <= len(r.src) && r.at(i-1) == '\r' {
-		i--
+	if i == len(r.src) && i > 0 && r.at(i-1) == '\r' {
+		i-- // a carriage return ending the text (before a line break it is text)
 	}
 	return i
 }
@@ -296,6 +304,7 @@ func (r *yamlReader) readDocument() ast.Value {
 			doc = r.blockValue(-1, blockCtx{kind: inDocument, after: after})
 		}
 	}
+	r.reportSelfAliases()
 	r.afterDocument()
 	return doc
 }
@@ -519,9 +528,11 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 		}
 		r.mergeProps(&p, line)
 		v = r.blockSequence(r.column(start), p)
-	case ctx.kind == afterQuestion && !inline && !onLine && r.isIndicator(start, ':'):
-		// "?\n  : value": the reference takes the ":" below an empty
-		// explicit key, even indented more, as the key's value indicator.
+	case ctx.kind == afterQuestion && !inline && r.isIndicator(start, ':'):
+		// "?\n  : value", "?\n  !t : value": the reference takes the
+		// ":" below an empty explicit key, even indented more, as the
+		// key's value indicator (the properties are the key's).
+		r.mergeProps(&p, line)
 		return r.emptyAt(ctx.after, p)
 	case r.isIndicator(start, '?') || r.isIndicator(start, ':'):
 		blockColl("a mapping")
@@ -542,14 +553,22 @@ func (r *yamlReader) blockValue(parentIndent int, ctx blockCtx) ast.Value {
 		v = r.blockMapping(valueCol(), p, line, nil)
 	case c == '|' || c == '>':
 		r.mergeProps(&p, line)
-		v = r.blockScalar(p, parentIndent)
+		// Its lines need the indentation a scalar's continuation lines
+		// need: more than its indicator's line ("  : >" below a key
+		// wants 3 spaces, not the mapping's 1).
+		v = r.blockScalar(p, parentIndent, cont.get()-1)
 	case c == '[' || c == '{' || c == '*':
 		var node ast.Value
+		// Properties on the lines before are the node's, or when it is
+		// a key, the mapping's: an alias inside refers to the node
+		// being read either way.
+		done := r.build(p.anchor)
 		if c == '*' {
 			node = r.alias(line)
 		} else {
 			node = r.flowCollection(line, cont.get())
 		}
+		done()
 		if c != '*' && r.flowCut {
 			// Not closed, it ended at a line indented too little:
 			// reading goes on there.
@@ -758,7 +777,12 @@ func (r *yamlReader) colonBelow(i, indent int) (int, bool) {
 	r.skipToContentQuiet()
 	j := r.pos
 	r.pos = save
-	if spaces, _ := r.lineIndent(j); j < len(r.src) && spaces > indent && r.isIndicator(j, ':') && !isDocumentMarker(r.src, j) {
+	if spaces, tab := r.lineIndent(j); j < len(r.src) && spaces > indent && r.isIndicator(j, ':') && !isDocumentMarker(r.src, j) {
+		if tab {
+			// "a\n \t: b": the reference takes the tab for indentation.
+			t := lineStartOf(r.src, j) + spaces
+			r.syntaxError(t, t+1, "tabs cannot be used for indentation")
+		}
 		return j, true
 	}
 	return 0, false
@@ -874,20 +898,33 @@ func (r *yamlReader) readProperty(p *props, glued bool) {
 	}
 }
 
+// anchoring is a collection being read under an anchor: from is the number
+// of anchors defined when it started.
+type anchoring struct {
+	name string
+	from int
+}
+
 // build notes that the collection named by anchor is being read (the
 // returned func ends that).
 func (r *yamlReader) build(anchor string) func() {
 	if anchor == "" {
 		return func() {}
 	}
-	r.inAnchored = append(r.inAnchored, anchor)
+	r.inAnchored = append(r.inAnchored, anchoring{anchor, len(r.anchored)})
 	return func() { r.inAnchored = r.inAnchored[:len(r.inAnchored)-1] }
 }
 
-// building reports whether the collection named by anchor is being read.
+// building reports whether the latest anchor of that name names a
+// collection being read: not when a node inside it took the name since.
 func (r *yamlReader) building(anchor string) bool {
-	for _, a := range r.inAnchored {
-		if a == anchor {
+	for i := len(r.inAnchored) - 1; i >= 0; i-- {
+		if b := r.inAnchored[i]; b.name == anchor {
+			for _, a := range r.anchored[min(b.from, len(r.anchored)):] {
+				if a.Name == anchor {
+					return false
+				}
+			}
 			return true
 		}
 	}
@@ -918,6 +955,35 @@ func (r *yamlReader) define(p props, v ast.Value) {
 	}
 }
 
+// keyAliases accepts the aliases of nodes being read that stand in the key:
+// the reference names such a key by the alias.
+func (r *yamlReader) keyAliases(key ast.Value) {
+	if len(r.selfAliases) == 0 {
+		return
+	}
+	ast.Inspect(key, func(n ast.Node) bool {
+		if a, ok := n.(*ast.Alias); ok {
+			for i, b := range r.selfAliases {
+				if a == b {
+					r.selfAliases = append(r.selfAliases[:i], r.selfAliases[i+1:]...)
+					r.used[a.Name] = true
+					break
+				}
+			}
+		}
+		return true
+	})
+}
+
+// reportSelfAliases reports the aliases of nodes read inside those nodes
+// that are in no key.
+func (r *yamlReader) reportSelfAliases() {
+	for _, a := range r.selfAliases {
+		r.errorAt("yaml-undefined-alias", a.Span.Start, a.Span.End, "alias %q refers to the node that holds it: the reference would build a circular value", "*"+a.Name)
+	}
+	r.selfAliases = nil
+}
+
 // alias reads an alias (*name) at pos.
 func (r *yamlReader) alias(p props) ast.Value {
 	start := r.pos
@@ -937,9 +1003,10 @@ func (r *yamlReader) alias(p props) ast.Value {
 		r.syntaxError(start, start+1, "an alias needs a name")
 	case r.building(name):
 		// The latest anchor of that name is the node being read, even
-		// when an earlier node has the name too.
+		// when an earlier node has the name too. Reported at the end
+		// of the document unless it is in a key (keyAliases).
 		a.Target = nil
-		r.errorAt("yaml-undefined-alias", start, r.pos, "alias %q refers to the node that holds it: the reference would build a circular value", "*"+name)
+		r.selfAliases = append(r.selfAliases, a)
 	case a.Target == nil:
 		r.errorAt("yaml-undefined-alias", start, r.pos, "alias %q refers to no anchor defined before it", "*"+name)
 	default:
@@ -1411,12 +1478,29 @@ func (r *yamlReader) explicitEntry(indent, entryStart int) *ast.Field {
 		}
 		return r.pair(key, val, entryStart)
 	}
-	if spaces, _ := r.lineIndent(r.pos); r.pos < len(r.src) && !isDocumentMarker(r.src, r.pos) &&
+	if spaces, tab := r.lineIndent(r.pos); r.pos < len(r.src) && !isDocumentMarker(r.src, r.pos) &&
 		(spaces > indent || spaces == indent && r.isSeqEntry(r.pos)) {
 		// A node after an explicit key and no ": " before it: the
 		// reference reads it and drops it, without an error.
+		if tab && isBlockCollection(key) {
+			// "? - a\n \t0": it reads the node as part of the key's
+			// collection, where the tab stands in the indentation.
+			t := lineStartOf(r.src, r.pos) + spaces
+			r.syntaxError(t, t+1, "tabs cannot be used for indentation")
+		}
 		r.pos = save
-		r.dropped(func() { r.blockValue(indent, blockCtx{kind: afterColon, inline: true, after: save}) })
+		// Its lines go on as after the last indicator that opens the
+		// key's last line ("? : 0" then " 0" and "   00": past column 3),
+		// as the reference's scanner keeps that indentation.
+		after := save
+		for i := lineStartOf(r.src, save); i < save; i++ {
+			if c := r.src[i]; (c == '-' || c == '?' || c == ':') && r.blankOrEnd(i+1) {
+				after = i + 1
+			} else if c != ' ' {
+				break
+			}
+		}
+		r.dropped(func() { r.blockValue(indent, blockCtx{kind: afterColon, inline: true, after: after}) })
 		return r.pair(key, r.emptyAt(max(key.End(), q+1), noProps()), entryStart)
 	}
 	if r.pos >= len(r.src) || r.column(r.pos) == indent && !r.isSeqEntry(r.pos) {
@@ -1426,18 +1510,32 @@ func (r *yamlReader) explicitEntry(indent, entryStart int) *ast.Field {
 	return r.pair(key, r.emptyAt(max(key.End(), q+1), noProps()), entryStart)
 }
 
+// isBlockCollection reports whether v is a block mapping or sequence.
+func isBlockCollection(v ast.Value) bool {
+	switch v := v.(type) {
+	case *ast.Mapping:
+		return !v.Flow
+	case *ast.Sequence:
+		return !v.Flow
+	}
+	return false
+}
+
 // dropped reads, with read, a node that the reference drops: it parses the
 // node's text but never builds its value. Only what its parser checks is
-// reported (tabs and indentation, and the reader's limits); what it checks
+// reported (tabs and indentation, a stray "]" or "}", and the reader's
+// limits); what it checks
 // while building values (scalars, aliases, duplicate keys, ...) is not, and
 // the node's anchors are not defined.
 func (r *yamlReader) dropped(read func()) {
-	nd, na := len(r.diags), len(r.anchored)
+	nd, na, ns := len(r.diags), len(r.anchored), len(r.selfAliases)
 	read()
+	r.selfAliases = r.selfAliases[:ns]
 	kept := r.diags[:nd]
 	for _, d := range r.diags[nd:] {
 		if d.Code != "yaml-syntax" && d.Code != "yaml-undefined-alias" && d.Code != "yaml-duplicate-key" ||
-			strings.HasPrefix(d.Message, "invalid YAML: tabs ") || strings.HasPrefix(d.Message, "invalid YAML: unexpected indentation") {
+			strings.HasPrefix(d.Message, "invalid YAML: tabs ") || strings.HasPrefix(d.Message, "invalid YAML: unexpected indentation") ||
+			d.Message == `invalid YAML: unexpected "]"` || d.Message == `invalid YAML: unexpected "}"` {
 			kept = append(kept, d)
 		}
 	}
@@ -1459,13 +1557,16 @@ func (r *yamlReader) dropped(read func()) {
 // more than indent: the reference takes it as the indentation of the
 // missing value of the entry that ends at brk (where the next entry follows
 // at the mapping's indentation, or the text ends: atEnd, where only a last
-// line without a line break counts).
+// line without a line break counts, even after empty and comment lines).
 func (r *yamlReader) checkTabLine(brk, indent int, atEnd bool) {
 	n := lineBreakAt(r.src, brk)
 	if n == 0 {
 		return
 	}
 	ls := brk + n
+	if atEnd {
+		ls = max(ls, lineStartOf(r.src, len(r.src)))
+	}
 	le := ls
 	for le < len(r.src) && isBlank(r.src[le]) {
 		le++
@@ -1677,10 +1778,10 @@ func badStart(c byte, flow bool) string {
 }
 
 // blockScalar reads a literal (|) or folded (>) scalar at pos.
-func (r *yamlReader) blockScalar(p props, parentIndent int) ast.Value {
+func (r *yamlReader) blockScalar(p props, parentIndent, lineIndent int) ast.Value {
 	start := r.pos
 	c := r.src[start]
-	st, h := scanBlockScalar(r.src, start, parentIndent)
+	st, h := scanBlockScalar(r.src, start, parentIndent, lineIndent)
 	if st.err != "" {
 		r.syntaxError(st.errPos, st.errEnd, "%s", st.err)
 	}

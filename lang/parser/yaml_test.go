@@ -313,4 +313,15 @@ func TestYAMLDeliberateDifferences(t *testing.T) {
 	if got := fmt.Sprint(JSONValue(v)); got != "map[[ a, b ]:c]" {
 		t.Errorf("collection key with a comment: %s", got)
 	}
+	// ... and on one line where the library breaks it ("{\n\n  ?\n}").
+	v, _, _ = readYAML("? ? \n")
+	if got := fmt.Sprint(JSONValue(v)); got != "map[{ ? }:<nil>]" {
+		t.Errorf("collection key with an empty key: %s", got)
+	}
+	// An alias of the node being read is no error in a key, which the
+	// library names by the alias, as the reader does.
+	v, diags, _ := readYAML("&a\nk:\n  *a : b\n")
+	if got := fmt.Sprint(JSONValue(v)); len(diags) > 0 || got != "map[k:map[*a:b]]" {
+		t.Errorf("alias of its own mapping in a key: %s %v", got, diags)
+	}
 }

@@ -187,9 +187,14 @@ func (r *yamlReader) flowEntry(isMap bool, minIndent int, closer byte) (key, val
 		// "{"a" !t}": the reference drops properties after a key that no
 		// ":" follows, and rejects them before the ":".
 		var lost props = noProps()
+		nd, nb := len(r.diags), len(r.broken)
 		for c := r.at(r.pos); c == '&' || c == '!'; c = r.at(r.pos) {
 			r.readProperty(&lost, false)
 			r.flowGap(minIndent)
+		}
+		if c := r.at(r.pos); c == '}' && !isFlowCollection(key) && len(r.diags) > nd {
+			// Dropped, an anchor without a name is no error either.
+			r.diags, r.broken = r.diags[:nd], r.broken[:nb]
 		}
 		switch c := r.at(r.pos); {
 		case r.atFlowColon(jsonKey):
@@ -217,7 +222,9 @@ func (r *yamlReader) flowEntry(isMap bool, minIndent int, closer byte) (key, val
 		}
 		r.syntaxError(keyStart, end, "implicit keys of flow sequence pairs need to be on a single line")
 	}
-	if !explicit {
+	if !isMap && !explicit {
+		// Only a flow sequence's pairs: the reference sets no limit on
+		// a flow mapping's keys.
 		r.checkKeyLength(keyStart, r.pos)
 	}
 	colon := r.pos

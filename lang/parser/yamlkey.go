@@ -28,7 +28,12 @@ func (r *yamlReader) setKey(f *ast.Field, key ast.Value) {
 		r.checkMergeKey(s)
 		return
 	}
+	r.keyAliases(key)
 	name := keyName(key)
+	switch key.(type) {
+	case *ast.Mapping, *ast.Sequence:
+		r.checkKeyNames(key)
+	}
 	sp := ast.SpanOf(key)
 	k := r.newScalar()
 	*k = ast.Scalar{Kind: ast.String, Style: ast.Plain, Text: name, Props: &ast.Props{Key: key}}
@@ -43,6 +48,77 @@ func (r *yamlReader) setKey(f *ast.Field, key ast.Value) {
 		k.Map.Add(source.Seg{Dec: 0, DecLen: len(name), Src: sp.Start, SrcLen: sp.End - sp.Start})
 	}
 	f.Key = k
+}
+
+// checkKeyNames rejects, as the reference's YAML library does when it
+// writes a collection key as its name, an anchor or alias inside the key
+// whose name holds a control character (below U+001A) or whitespace.
+func (r *yamlReader) checkKeyNames(key ast.Value) {
+	bad := -1
+	var name string
+	ast.Inspect(key, func(n ast.Node) bool {
+		if n == nil || bad >= 0 {
+			return bad < 0
+		}
+		at := -1
+		switch n := n.(type) {
+		case *ast.Alias:
+			if n.Target != nil { // else reported as undefined
+				name, at = n.Name, n.Span.Start+1
+			}
+		case *ast.Scalar:
+			if n.Props != nil && n.Props.Anchor != "" {
+				name, at = n.Props.Anchor, r.anchorAt(n)
+			}
+		case *ast.Mapping:
+			if n != key && n.Anchor != "" {
+				name, at = n.Anchor, r.anchorAt(n)
+			}
+		case *ast.Sequence:
+			if n != key && n.Anchor != "" {
+				name, at = n.Anchor, r.anchorAt(n)
+			}
+		}
+		if at >= 0 && !validKeyAnchor(name) {
+			bad = at
+		}
+		return bad < 0
+	})
+	if bad >= 0 {
+		r.syntaxError(bad, bad+len(name), "the name %q holds a control character or whitespace, which the reference rejects in a collection used as a key", name)
+	}
+}
+
+// anchorAt is where the name of the anchor defined on v starts.
+func (r *yamlReader) anchorAt(v ast.Value) int {
+	for i := len(r.anchored) - 1; i >= 0; i-- {
+		if r.anchored[i].Value == v {
+			return r.anchored[i].NameSpan.Start
+		}
+	}
+	return ast.SpanOf(v).Start
+}
+
+// validKeyAnchor reports whether the reference's library writes an anchor
+// or alias of this name into a key's name: no character below U+001A and
+// no JavaScript whitespace.
+func validKeyAnchor(name string) bool {
+	for _, c := range name {
+		switch {
+		case c < 0x1a, c == 0xa0, c == 0x1680, c >= 0x2000 && c <= 0x200a,
+			c == 0x2028, c == 0x2029, c == 0x202f, c == 0x205f, c == 0x3000, c == 0xfeff:
+			return false
+		}
+	}
+	return true
+}
+
+var jsNumberRE = regexp.MustCompile(`^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$|^0[xX][0-9a-fA-F]+$|^0[oO][0-7]+$|^0[bB][01]+$|^[+-]?Infinity$`)
+
+// jsNumberLike reports whether JavaScript's Number(t) is a number (not NaN).
+func jsNumberLike(t string) bool {
+	t = strings.TrimSpace(t)
+	return t == "" || jsNumberRE.MatchString(t)
 }
 
 // keyName is the name of a mapping key in the reference's objects.
@@ -345,6 +421,23 @@ var (
 // stringifyScalar writes a scalar as the reference's stringifier does in a
 // flow collection; implicitKey for a key written without "? ".
 func stringifyScalar(s *ast.Scalar, implicitKey bool) string {
+	if s.Kind == ast.String && s.Tag() != "" {
+		// A core tag that does not fit the text: the library writes
+		// the text as the tag's type would ("!!int A" is "!!int .nan").
+		switch strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(s.Tag(), "!<"), ">"), yamlTagPrefix) {
+		case "!!int", "!!float", "int", "float":
+			switch t := strings.TrimSpace(s.Text); {
+			case !jsNumberLike(t):
+				return ".nan"
+			case strings.HasSuffix(t, "Infinity"):
+				return strings.TrimPrefix(strings.TrimSuffix(t, "Infinity"), "+") + ".inf"
+			}
+		case "!!bool", "bool":
+			return strconv.FormatBool(s.Text != "")
+		case "!!null", "null":
+			return "null"
+		}
+	}
 	switch s.Kind {
 	case ast.Null:
 		if isCoreNull(s.Text) && s.Style == ast.Plain {

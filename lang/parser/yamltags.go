@@ -27,7 +27,7 @@ func (r *yamlReader) directive() {
 			break
 		}
 	}
-	parts := strings.FieldsFunc(text, func(c rune) bool { return c == ' ' || c == '\t' })
+	parts := strings.FieldsFunc(text, func(c rune) bool { return c == ' ' || c == '\t' || c == '\r' })
 	r.pos = end
 	switch parts[0] {
 	case "%YAML":
@@ -233,11 +233,13 @@ func (r *yamlReader) checkCollectionTag(v ast.Value, p props) {
 		for i, it := range s.Items {
 			m, ok := it.(*ast.Mapping)
 			if !ok {
+				// A plain entry is a key without a value.
+				pair := r.singlePair(it)
 				if name == yamlTagPrefix+"pairs" {
-					// A plain entry of !!pairs is a key without a value.
-					s.Items[i] = r.singlePair(it)
+					s.Items[i] = pair
+					continue
 				}
-				continue
+				m = pair
 			}
 			if len(m.Fields) > 1 {
 				at("each pair of a %s must have its own \"- \"", p.tag)
