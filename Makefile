@@ -4,7 +4,7 @@
 GO ?= go
 FUZZTIME ?= 15s
 
-.PHONY: all test test-temporal lint ci vscode mcp-inspector
+.PHONY: all test test-temporal fuzz-yaml lint ci vscode mcp-inspector
 
 all: test
 
@@ -13,7 +13,15 @@ test:
 	@scripts/corpus-skips.sh
 	$(GO) test -race ./...
 	$(GO) test ./lang/parser -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./lang/parser -run '^$$' -fuzz '^FuzzYAMLReader$$' -fuzztime $(FUZZTIME)
+	LOBSTER_YAML_MODULES=off $(GO) test ./lang/parser -run '^$$' -fuzz '^FuzzYAMLReader$$' -fuzztime $(FUZZTIME)
+
+# The YAML reader fuzzed against the reference's YAML library (node and npm
+# yaml 2.9 at ../ref/node_modules or LOBSTER_YAML_MODULES), by hand: a
+# difference turns up after about 40 s on one worker, most of them corners
+# left as they are (docs/design.md, "Reading YAML"), so make test fuzzes for
+# the reader's invariants only.
+fuzz-yaml:
+	$(GO) test ./lang/parser -run '^$$' -fuzz '^FuzzYAMLReader$$' -fuzztime $(or $(FUZZTIME_YAML),10m) -parallel 1
 
 # Against real Temporal dev servers, opt-in (not part of test or ci): the
 # README's walkthrough, the conformance cases end to end, fault tests

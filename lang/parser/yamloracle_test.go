@@ -19,9 +19,9 @@ import (
 
 // The reference's YAML library as a live oracle: scripts/yaml-oracle.mjs
 // run by node, speaking JSON lines. It is found through LOBSTER_YAML_MODULES
-// (a node_modules directory holding npm yaml 2.9.x) or at ../ref/node_modules
-// beside the checkout; without node or the library the differential tests
-// check invariants only.
+// (a node_modules directory holding npm yaml 2.9.x; "off" for none) or at
+// ../ref/node_modules beside the checkout; without node or the library the
+// differential tests check invariants only.
 
 type yamlOracle struct {
 	mu  sync.Mutex
@@ -36,9 +36,13 @@ var (
 	oracleWhy  string
 )
 
-// yamlOracleModules is the node_modules directory with npm yaml, or "".
+// yamlOracleModules is the node_modules directory with npm yaml, or "";
+// LOBSTER_YAML_MODULES=off turns the oracle off.
 func yamlOracleModules() string {
 	dir := os.Getenv("LOBSTER_YAML_MODULES")
+	if dir == "off" {
+		return ""
+	}
 	if dir == "" {
 		dir = filepath.Join("..", "..", "..", "ref", "node_modules")
 	}
