@@ -493,10 +493,10 @@ func envelopeOf(t *testing.T, out RunOutput) map[string]any {
 }
 
 func TestRunElicitation(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range onEngines(protocols) {
 		t.Run(p.name, func(t *testing.T) {
 			dir := workspace(t, map[string]string{"deploy.lobster": deploy, "guarded.lobster": guarded})
-			srv := newServer(dir, Options{AllowRun: true})
+			srv := newServer(dir, onEngine(t, p.engine, Options{AllowRun: true}))
 			rec := &recorder{}
 			cs := client(t, srv, p.version, &sdk.ClientOptions{ElicitationHandler: rec.handle})
 
@@ -576,9 +576,15 @@ func toStrings(v any) []string {
 // TestAgentApproval: without elicitation a gate returns needs_approval,
 // and the agent's approval is refused unless the server allows it.
 func TestAgentApproval(t *testing.T) {
+	for _, name := range engineNames {
+		t.Run(name, func(t *testing.T) { testAgentApproval(t, name) })
+	}
+}
+
+func testAgentApproval(t *testing.T, engineName string) {
 	dir := workspace(t, map[string]string{"deploy.lobster": deploy})
 	for _, allow := range []bool{false, true} {
-		cs := client(t, newServer(dir, Options{AllowRun: true, AllowAgentApproval: allow}), "", nil)
+		cs := client(t, newServer(dir, onEngine(t, engineName, Options{AllowRun: true, AllowAgentApproval: allow})), "", nil)
 		var out RunOutput
 		callTool(t, cs, "run", map[string]any{"path": "deploy.lobster"}, &out)
 		env := envelopeOf(t, out)
@@ -611,6 +617,12 @@ func TestAgentApproval(t *testing.T) {
 
 // TestInputGate: the agent answers an input gate through resume.
 func TestInputGate(t *testing.T) {
+	for _, name := range engineNames {
+		t.Run(name, func(t *testing.T) { testInputGate(t, name) })
+	}
+}
+
+func testInputGate(t *testing.T, engineName string) {
 	wf := `steps:
   - id: ask
     input:
@@ -621,7 +633,7 @@ func TestInputGate(t *testing.T) {
     env: {N: $ask.response.n}
 `
 	dir := workspace(t, map[string]string{"ask.lobster": wf})
-	cs := client(t, newServer(dir, Options{AllowRun: true}), "", &sdk.ClientOptions{ElicitationHandler: (&recorder{action: "cancel"}).handle})
+	cs := client(t, newServer(dir, onEngine(t, engineName, Options{AllowRun: true})), "", &sdk.ClientOptions{ElicitationHandler: (&recorder{action: "cancel"}).handle})
 	var out RunOutput
 	if res := callTool(t, cs, "run", map[string]any{"path": "ask.lobster"}, &out); res.IsError {
 		t.Fatal(errorText(t, res))

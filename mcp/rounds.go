@@ -43,6 +43,8 @@ type roundState struct {
 	Key        string `json:"key,omitempty"`
 	Token      string `json:"token,omitempty"`
 	ApprovalID string `json:"approvalId,omitempty"`
+	// Engine is the engine of the call's run (the pause's).
+	Engine string `json:"engine,omitempty"`
 }
 
 // needInput is a tool body's request for input from the client.

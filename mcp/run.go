@@ -21,6 +21,7 @@ import (
 	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/lang/source"
 	"github.com/lobsterdev/lobster/runtime/engine"
+	"github.com/lobsterdev/lobster/runtime/engines"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/state"
 )
@@ -29,7 +30,7 @@ import (
 type RunInput struct {
 	Path   string         `json:"path" jsonschema:"the workflow file, inside the workspace roots"`
 	Args   map[string]any `json:"args,omitempty" jsonschema:"the workflow's args, as for lobster run --args-json"`
-	Engine string         `json:"engine,omitempty" jsonschema:"the engine that runs the workflow (default local)"`
+	Engine string         `json:"engine,omitempty" jsonschema:"the engine that runs the workflow: local or temporal (default: the server's, local unless it was started with --engine)"`
 }
 
 // ResumeInput is the input of resume.
@@ -42,7 +43,7 @@ type ResumeInput struct {
 	// person approves through the client.
 	Approve      *bool  `json:"approve,omitempty" jsonschema:"approve (true) or reject (false) an approval gate; approving is for a person and is refused from the agent unless the server was started with --allow-agent-approval; leave it out to have the person asked"`
 	AllowChanged bool   `json:"allowChanged,omitempty" jsonschema:"continue even though the workflow file changed since the pause"`
-	Engine       string `json:"engine,omitempty" jsonschema:"the engine that continues the run (default local)"`
+	Engine       string `json:"engine,omitempty" jsonschema:"the engine that continues the run, the one it paused on: local or temporal (default: the server's)"`
 }
 
 // RunOutput is the outcome of run and resume.
@@ -72,21 +73,29 @@ func (s *Server) addRunTools() {
 	}, s.resume)
 }
 
-// runFunc is the engine named name.
-func (s *Server) runFunc(name string) (RunFunc, error) {
+// engineNamed is the engine named name, else the server's default, and
+// its name.
+func (s *Server) engineNamed(name string) (engines.Engine, string, error) {
+	if name == "" {
+		name = s.opts.Engine
+	}
 	if name == "" {
 		name = LocalEngine
 	}
-	fn, ok := s.opts.Engines[name]
+	e, ok := s.opts.Engines[name]
 	if !ok {
 		var names []string
 		for n := range s.opts.Engines {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		return nil, fmt.Errorf("unknown engine %q: want %s", name, strings.Join(names, ", "))
+		msg := fmt.Sprintf("unknown engine %q: want %s", name, strings.Join(names, ", "))
+		if name == engines.Temporal {
+			msg = fmt.Sprintf("engine %q is not served: start the server with --engine temporal (and --temporal-address) to run on Temporal; this server has %s", name, strings.Join(names, ", "))
+		}
+		return nil, "", errors.New(msg)
 	}
-	return fn, nil
+	return e, name, nil
 }
 
 // A runLog collects what a run logs, up to a limit.
@@ -207,12 +216,13 @@ func get(o *jsvalue.Object, key string) any {
 
 func (s *Server) run(ctx context.Context, c *call, in RunInput) (*sdk.CallToolResult, RunOutput, error) {
 	if c.state.Key != "" {
-		return s.answered(ctx, c, in.Engine)
+		return s.answered(ctx, c)
 	}
-	fn, err := s.runFunc(in.Engine)
+	e, name, err := s.engineNamed(in.Engine)
 	if err != nil {
 		return nil, RunOutput{}, err
 	}
+	c.state.Engine = name
 	roots, err := c.roots()
 	if err != nil {
 		return nil, RunOutput{}, err
@@ -237,8 +247,9 @@ func (s *Server) run(ctx context.Context, c *call, in RunInput) (*sdk.CallToolRe
 		return nil, RunOutput{}, err
 	}
 	var log runLog
-	res, err := fn(ctx, file, engine.Options{
-		Args: provided, Env: s.opts.Env, Stderr: &log, FilePath: path, StateDir: dir, Dir: roots[0], OnStep: c.progress(ctx),
+	res, err := e.Run(ctx, engines.RunRequest{
+		File: file, Path: path, Args: provided, Env: s.opts.Env, Dir: roots[0], Stderr: &log,
+		StateDir: dir, OnStep: c.progress(ctx),
 	})
 	return s.outcome(ctx, c, res, err, warnings, &log)
 }
@@ -271,7 +282,7 @@ func (s *Server) outcome(ctx context.Context, c *call, res envelope.Result, err 
 			return nil, RunOutput{}, err
 		}
 		if c.canElicit() {
-			st := c.state
+			st := c.state // with the engine the run is on
 			st.Key, st.Token, st.ApprovalID = tok.StateKey, token, id
 			return nil, RunOutput{}, c.ask("approval", approvalElicitation(req), st)
 		}
@@ -355,31 +366,31 @@ func identityPolicy(req *jsvalue.Object) string {
 }
 
 // answered continues the pause a person was asked about with their
-// answer: accept with approve continues the run (their identity applied
-// to the gate's policy), decline or approve unchecked rejects it, cancel
-// (dismissed) leaves it paused.
-func (s *Server) answered(ctx context.Context, c *call, engineName string) (*sdk.CallToolResult, RunOutput, error) {
+// answer, on the engine it is on: accept with approve continues the run
+// (their identity applied to the gate's policy), decline or approve
+// unchecked rejects it, cancel (dismissed) leaves it paused.
+func (s *Server) answered(ctx context.Context, c *call) (*sdk.CallToolResult, RunOutput, error) {
 	resp, _ := c.response("approval").(*sdk.ElicitResult)
 	if resp == nil {
 		return nil, RunOutput{}, errors.New("the client did not answer the approval request")
 	}
-	key := c.state.Key
+	p := pauseRef{key: c.state.Key, token: c.state.Token, id: c.state.ApprovalID, engine: c.state.Engine}
 	switch resp.Action {
 	case "accept":
 		approve, _ := resp.Content["approve"].(bool)
 		if !approve {
-			return s.continueRun(ctx, c, key, decision{approve: ptr(false)}, false, engineName)
+			return s.continueRun(ctx, c, p, decision{approve: ptr(false)}, false)
 		}
 		d := decision{approve: ptr(true)}
 		if by, ok := resp.Content["approvedBy"].(string); ok {
 			d.approver, d.hasApprover = strings.TrimSpace(by), true
 		}
-		return s.continueRun(ctx, c, key, d, false, engineName)
+		return s.continueRun(ctx, c, p, d, false)
 	case "decline":
-		return s.continueRun(ctx, c, key, decision{approve: ptr(false)}, false, engineName)
+		return s.continueRun(ctx, c, p, decision{approve: ptr(false)}, false)
 	}
 	// Dismissed: the run stays paused.
-	req := s.pausedRequest(ctx, key)
+	req := s.pausedRequest(ctx, p)
 	req.Set("resumeToken", c.state.Token)
 	if c.state.ApprovalID != "" {
 		req.Set("approvalId", c.state.ApprovalID)
@@ -391,26 +402,58 @@ func (s *Server) answered(ctx context.Context, c *call, engineName string) (*sdk
 	return result(out)
 }
 
-// pausedRequest is the approval request of the pause under key, rebuilt
-// from its state and its workflow file.
-func (s *Server) pausedRequest(ctx context.Context, key string) *jsvalue.Object {
-	req := jsvalue.Obj("type", "approval_request", "prompt", "Approve?")
+// A pauseRef names a paused run on an engine: its local state key (on
+// the local engine), its resume token and its approval id.
+type pauseRef struct {
+	key, token, id string
+	engine         string
+}
+
+// request is the engine's request that names the pause.
+func (p pauseRef) request(stateDir string) engines.PauseRequest {
+	return engines.PauseRequest{Token: p.token, ID: p.id, Key: p.localKey(), StateDir: stateDir}
+}
+
+// localKey is the state key of the pause on the local engine, "" on
+// another (where the token and id name it).
+func (p pauseRef) localKey() string {
+	if p.engine != LocalEngine {
+		return ""
+	}
+	return p.key
+}
+
+// pausedRequest is the approval request of the pause p, as its engine
+// tells it, else a plain one.
+func (s *Server) pausedRequest(ctx context.Context, p pauseRef) *jsvalue.Object {
+	return approvalOf(s.pause(ctx, p))
+}
+
+// pause is what p's engine says of the pause; the zero Pause when it
+// cannot say.
+func (s *Server) pause(ctx context.Context, p pauseRef) engines.Pause {
+	e, _, err := s.engineNamed(p.engine)
+	if err != nil {
+		return engines.Pause{}
+	}
 	dir, err := s.stateDir()
 	if err != nil {
-		return req
+		return engines.Pause{}
 	}
-	rs, err := engine.LoadResume(ctx, &state.Store{Dir: dir}, key)
-	if err != nil {
-		return req
+	pause, _ := e.Paused(ctx, p.request(dir))
+	return pause
+}
+
+// approvalOf is the approval request of a pause, a plain one when its
+// engine could not tell it.
+func approvalOf(p engines.Pause) *jsvalue.Object {
+	if p.Approval != nil {
+		return p.Approval
 	}
-	req.Set("prompt", "Approve "+rs.Saved.ApprovalStepID+"?")
-	if src, err := engine.ReadWorkflow(rs.Saved.FilePath); err == nil {
-		f, _ := parser.Parse(rs.Saved.FilePath, src)
-		if r := rs.ApprovalRequest(f); r != nil {
-			return r
-		}
+	if p.StepID != "" {
+		return jsvalue.Obj("type", "approval_request", "prompt", "Approve "+p.StepID+"?")
 	}
-	return req
+	return jsvalue.Obj("type", "approval_request", "prompt", "Approve?")
 }
 
 // A decision about a pause.
@@ -419,14 +462,19 @@ type decision struct {
 	approver    string // the person's identity, when hasApprover
 	hasApprover bool
 	response    any // jsvalue.Undefined for none
+	cancel      bool
 }
 
-// continueRun applies a decision to the pause under key and runs on.
-func (s *Server) continueRun(ctx context.Context, c *call, key string, d decision, allowChanged bool, engineName string) (*sdk.CallToolResult, RunOutput, error) {
+// errRefused ends a resume whose workflow file does not pass the checker.
+var errRefused = errors.New("the workflow file has errors")
+
+// continueRun applies a decision to the pause p and runs on, on p's
+// engine.
+func (s *Server) continueRun(ctx context.Context, c *call, p pauseRef, d decision, allowChanged bool) (*sdk.CallToolResult, RunOutput, error) {
 	if d.response == nil {
 		d.response = jsvalue.Undefined
 	}
-	fn, err := s.runFunc(engineName)
+	e, _, err := s.engineNamed(p.engine)
 	if err != nil {
 		return nil, RunOutput{}, err
 	}
@@ -434,42 +482,58 @@ func (s *Server) continueRun(ctx context.Context, c *call, key string, d decisio
 	if err != nil {
 		return nil, RunOutput{}, err
 	}
-	store := &state.Store{Dir: dir}
-	rs, err := engine.LoadResume(ctx, store, key)
-	if err != nil {
-		return result(failure(envelope.RuntimeError, err.Error()))
-	}
-	if err := rs.CheckDecision(d.approve != nil, d.response != jsvalue.Undefined); err != nil {
-		return result(failure(envelope.ParseError, err.Error()))
-	}
-	if d.approve != nil && !*d.approve {
-		res, err := rs.Reject(ctx)
-		return s.outcome(ctx, c, res, err, nil, &runLog{})
-	}
-	rs.Response = d.response
-	roots, err := c.roots()
-	if err != nil {
-		return nil, RunOutput{}, err
-	}
-	if _, err := resolve(roots, rs.Saved.FilePath); err != nil {
-		return nil, RunOutput{}, fmt.Errorf("the paused run's workflow: %v", err)
-	}
-	file, warnings, refused, err := c.loadChecked(ctx, rs.Saved.FilePath, rs.Saved.FilePath)
-	if err != nil {
-		return nil, RunOutput{}, err
-	}
-	if refused != nil {
-		return result(refused)
-	}
 	env := s.opts.Env
 	if d.hasApprover {
 		env = setEnv(env, "LOBSTER_APPROVAL_APPROVED_BY", d.approver)
 	}
+	// Loading the file again is the local engine's: a run on another
+	// keeps its own copy.
+	var stop error
+	var refused *RunOutput
+	var warnings []source.Diagnostic
+	var runDir string
+	load := func(path string) (*ast.File, error) {
+		roots, err := c.roots()
+		if err != nil {
+			stop = err
+			return nil, err
+		}
+		if _, err := resolve(roots, path); err != nil {
+			stop = fmt.Errorf("the paused run's workflow: %v", err)
+			return nil, stop
+		}
+		file, w, ref, err := c.loadChecked(ctx, path, path)
+		if err != nil {
+			stop = err
+			return nil, err
+		}
+		if ref != nil {
+			refused = ref
+			return nil, errRefused
+		}
+		warnings = w
+		return file, nil
+	}
+	if p.engine == LocalEngine {
+		// The steps run from the first root, as the run's did.
+		roots, err := c.roots()
+		if err != nil {
+			return nil, RunOutput{}, err
+		}
+		runDir = roots[0]
+	}
 	var log runLog
-	res, err := fn(ctx, file, engine.Options{
-		Env: env, Stderr: &log, FilePath: rs.Saved.FilePath, StateDir: dir, Dir: roots[0],
-		Resume: rs, AllowChanged: allowChanged, OnStep: c.progress(ctx),
+	res, err := e.Resume(ctx, engines.ResumeRequest{
+		Token: p.token, ID: p.id, Key: p.localKey(), Approve: d.approve, Response: d.response, Cancel: d.cancel,
+		AllowChanged: allowChanged, Env: env, Stderr: &log,
+		StateDir: dir, Dir: runDir, OnStep: c.progress(ctx), Load: load,
 	})
+	switch {
+	case stop != nil:
+		return nil, RunOutput{}, stop
+	case refused != nil:
+		return result(refused)
+	}
 	return s.outcome(ctx, c, res, err, warnings, &log)
 }
 
@@ -486,7 +550,7 @@ func setEnv(env []string, name, value string) []string {
 
 func (s *Server) resume(ctx context.Context, c *call, in ResumeInput) (*sdk.CallToolResult, RunOutput, error) {
 	if c.state.Key != "" {
-		return s.answered(ctx, c, in.Engine)
+		return s.answered(ctx, c)
 	}
 	intents := 0
 	if in.Cancel {
@@ -501,6 +565,11 @@ func (s *Server) resume(ctx context.Context, c *call, in ResumeInput) (*sdk.Call
 	if intents > 1 {
 		return nil, RunOutput{}, errors.New("give only one of approve, response or cancel")
 	}
+	e, name, err := s.engineNamed(in.Engine)
+	if err != nil {
+		return nil, RunOutput{}, err
+	}
+	c.state.Engine = name
 	// The roots first: a person's answer must not be followed by a round
 	// that asks for them.
 	if _, err := c.roots(); err != nil {
@@ -510,15 +579,24 @@ func (s *Server) resume(ctx context.Context, c *call, in ResumeInput) (*sdk.Call
 	if err != nil {
 		return nil, RunOutput{}, err
 	}
-	store := &state.Store{Dir: dir}
-	var key, token string
+	p := pauseRef{token: in.Token, id: in.ApprovalID, engine: name}
 	switch {
+	case in.ApprovalID == "" && in.Token == "":
+		return nil, RunOutput{}, errors.New("give the pause's token or approvalId")
+	case name != LocalEngine:
+		// The engine reads the token or id; the key only marks the
+		// rounds of a person's answer.
+		p.key = in.ApprovalID
+		if tok, err := state.DecodeToken(in.Token); err == nil {
+			p.key = tok.StateKey
+		}
 	case in.ApprovalID != "":
-		if key, err = store.LookupApproval(in.ApprovalID); err != nil {
+		store := &state.Store{Dir: dir}
+		if p.key, err = store.LookupApproval(in.ApprovalID); err != nil {
 			return result(failure(envelope.ParseError, err.Error()))
 		}
-		token = state.Token{Kind: state.KindOf(key), StateKey: key}.Encode()
-	case in.Token != "":
+		p.token = state.Token{Kind: state.KindOf(p.key), StateKey: p.key}.Encode()
+	default:
 		tok, err := state.DecodeToken(in.Token)
 		if errors.Is(err, state.ErrLegacyToken) && in.Cancel {
 			return result(&RunOutput{Envelope: envelope.Tool(envelope.Result{Status: envelope.StatusCancelled})})
@@ -526,36 +604,37 @@ func (s *Server) resume(ctx context.Context, c *call, in ResumeInput) (*sdk.Call
 		if err != nil {
 			return result(failure(envelope.ParseError, err.Error()))
 		}
-		key, token = tok.StateKey, in.Token
-	default:
-		return nil, RunOutput{}, errors.New("give the pause's token or approvalId")
+		p.key = tok.StateKey
 	}
-	if state.KindOf(key) == state.KindPipeline {
+	if name == LocalEngine && state.KindOf(p.key) == state.KindPipeline {
 		return nil, RunOutput{}, errors.New("this token belongs to a pipeline run: continue it with lobster resume in a terminal")
 	}
 	if in.Cancel {
-		res, err := engine.Cancel(ctx, store, key)
-		return s.outcome(ctx, c, res, err, nil, &runLog{})
+		return s.continueRun(ctx, c, p, decision{cancel: true}, in.AllowChanged)
 	}
-	rs, err := engine.LoadResume(ctx, store, key)
-	if err != nil {
+	pause, err := e.Paused(ctx, p.request(dir))
+	var argErr *engine.ArgumentError
+	switch {
+	case errors.As(err, &argErr):
+		return result(failure(envelope.ParseError, err.Error()))
+	case err != nil:
 		return result(failure(envelope.RuntimeError, err.Error()))
 	}
-	if rs.Saved.InputStepID != "" {
+	if pause.Input {
 		var response any = jsvalue.Undefined
 		if in.Response != nil {
 			if response, err = toJS(in.Response); err != nil {
 				return nil, RunOutput{}, err
 			}
 		}
-		return s.continueRun(ctx, c, key, decision{response: response, approve: in.Approve}, in.AllowChanged, in.Engine)
+		return s.continueRun(ctx, c, p, decision{response: response, approve: in.Approve}, in.AllowChanged)
 	}
-	// An approval gate.
+	// An approval gate: the same rules on every engine.
 	switch {
 	case in.Approve != nil && !*in.Approve:
-		return s.continueRun(ctx, c, key, decision{approve: in.Approve}, in.AllowChanged, in.Engine)
+		return s.continueRun(ctx, c, p, decision{approve: in.Approve}, in.AllowChanged)
 	case in.Approve != nil && s.opts.AllowAgentApproval:
-		return s.continueRun(ctx, c, key, decision{approve: in.Approve}, in.AllowChanged, in.Engine)
+		return s.continueRun(ctx, c, p, decision{approve: in.Approve}, in.AllowChanged)
 	case in.Approve != nil:
 		return nil, RunOutput{}, errors.New("refused: an approval gate is for a person, not for the agent that runs the workflow. " +
 			"Call resume without approve to have the person asked through the client, or ask the user to approve in a terminal " +
@@ -563,12 +642,10 @@ func (s *Server) resume(ctx context.Context, c *call, in ResumeInput) (*sdk.Call
 	case in.Response != nil:
 		return result(failure(envelope.ParseError, "Workflow resume requires --approve yes|no for approval requests"))
 	}
-	id := in.ApprovalID
 	if !c.canElicit() {
-		return nil, RunOutput{}, errors.New(s.approvalNote(id, token))
+		return nil, RunOutput{}, errors.New(s.approvalNote(in.ApprovalID, p.token))
 	}
-	req := s.pausedRequest(ctx, key)
 	st := c.state
-	st.Key, st.Token, st.ApprovalID = key, token, id
-	return nil, RunOutput{}, c.ask("approval", approvalElicitation(req), st)
+	st.Key, st.Token, st.ApprovalID = p.key, p.token, in.ApprovalID
+	return nil, RunOutput{}, c.ask("approval", approvalElicitation(approvalOf(pause)), st)
 }

@@ -27,21 +27,16 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/bounded"
 	"github.com/lobsterdev/lobster/lang/check"
 	"github.com/lobsterdev/lobster/runtime/engine"
-	"github.com/lobsterdev/lobster/runtime/envelope"
+	"github.com/lobsterdev/lobster/runtime/engines"
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
-// A RunFunc runs a workflow file, or continues a paused run
-// (opts.Resume), to its result: an engine.
-type RunFunc func(ctx context.Context, f *ast.File, opts engine.Options) (envelope.Result, error)
-
 // LocalEngine is the name of the engine that runs workflows in this
 // process, the default.
-const LocalEngine = "local"
+const LocalEngine = engines.Local
 
 // Options configure a server.
 type Options struct {
@@ -65,9 +60,13 @@ type Options struct {
 	// default (LOBSTER_STATE_DIR or ~/.lobster/state).
 	StateDir string
 	// Engines are the engines run and resume may use, by name; nil is
-	// the local engine alone. The first run of a call picks Engine, or
-	// LocalEngine.
-	Engines map[string]RunFunc
+	// the local engine alone. A call picks one with its engine argument,
+	// else Engine.
+	Engines map[string]engines.Engine
+	// Engine is the name of the engine of calls that name none; "" is
+	// LocalEngine. As with lobster resume, a resume goes to the engine it
+	// names (or this one), whatever engine the run paused on.
+	Engine string
 	// Logger logs the server's activity; nil logs nothing.
 	Logger *slog.Logger
 }
@@ -97,7 +96,7 @@ func New(opts Options) *Server {
 		opts.Env = os.Environ()
 	}
 	if opts.Engines == nil {
-		opts.Engines = map[string]RunFunc{LocalEngine: engine.Run}
+		opts.Engines = map[string]engines.Engine{LocalEngine: engines.OnLocal()}
 	}
 	if opts.Version == "" {
 		opts.Version = "devel"
@@ -149,6 +148,10 @@ func (s *Server) instructions() string {
 			"the server asks them through the client when it can; you may answer input gates."
 		if s.opts.AllowAgentApproval {
 			text += " This server also accepts approvals from the agent (--allow-agent-approval)."
+		}
+		if s.opts.Engine != "" && s.opts.Engine != LocalEngine {
+			text += " Runs go to the " + s.opts.Engine + " engine unless a call names another (engine: local); " +
+				"resume a run with the engine it paused on."
 		}
 	} else {
 		text += " Running workflows is off: start the server with --allow-run to enable run and resume."

@@ -86,7 +86,7 @@ func init() {
 			usage: stateUsage, doc: stateDoc, more: stateMore, flags: stateFlagSets, run: noStdin(runState)},
 
 		{name: "mcp", group: "editor", summary: "serve the toolchain to AI agents (Model Context Protocol)",
-			usage: []string{"lobster mcp [--http ADDR] [--allow-run] [--allow-agent-approval] [--shellcheck auto|off|PATH]"}, doc: mcpDoc,
+			usage: []string{"lobster mcp [--http ADDR] [--allow-run] [--allow-agent-approval] [--shellcheck auto|off|PATH] [--engine local|temporal ...]"}, doc: mcpDoc,
 			flags: one(func() *flag.FlagSet { return mcpFlagSet(new(mcpFlags)) }),
 			run: func(args []string, _ io.Reader, _, stderr io.Writer) int {
 				return runMCP(args, os.Stdin, os.Stdout, stderr)

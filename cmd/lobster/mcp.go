@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lobsterdev/lobster/mcp"
+	"github.com/lobsterdev/lobster/runtime/engines"
 )
 
 // mcpDoc is the text of lobster help mcp.
@@ -31,13 +32,24 @@ directory). Approval gates are for people: a run that reaches one asks the
 person through the client (elicitation) when it can, and otherwise returns
 needs_approval for "lobster resume" in a terminal; the agent's own
 approval is refused unless --allow-agent-approval. Input gates may be
-answered by the agent.`
+answered by the agent.
+
+With --engine temporal (and --temporal-address, --temporal-namespace,
+--task-queue, TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE, as lobster run
+takes them) run and resume go to Temporal by default: runs are workflows
+there, their steps run on lobster worker processes, and their gates wait
+there, for the resume tool or for lobster resume --engine temporal in any
+terminal. The tools' engine argument picks local or temporal for one call;
+as with lobster resume, a resume goes to the engine it names (else the
+server's), so resume a run with the engine it paused on. The gates' rules
+are the same on both engines.`
 
 // mcpFlags are the options of lobster mcp.
 type mcpFlags struct {
 	addr                 string
 	allowRun, allowAgent bool
 	shellcheck           string
+	engine               engines.Config
 }
 
 // mcpFlagSet is the flags of lobster mcp, set in f.
@@ -47,12 +59,13 @@ func mcpFlagSet(f *mcpFlags) *flag.FlagSet {
 	fs.BoolVar(&f.allowRun, "allow-run", false, "offer the run and resume tools")
 	fs.BoolVar(&f.allowAgent, "allow-agent-approval", false, "accept approve: true from the agent (resume)")
 	fs.StringVar(&f.shellcheck, "shellcheck", "auto", "`auto|off|PATH` run shellcheck in check and fix, as lobster check does")
+	engineFlags(fs, &f.engine, true)
 	return fs
 }
 
 func runMCP(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
 	cmd := cmdNamed("mcp")
-	var f mcpFlags
+	f := mcpFlags{engine: engines.FromEnv(os.Getenv)}
 	pos, code, done := parseFlags(cmd, mcpFlagSet(&f), args, false, stdout, stderr)
 	if done {
 		return code
@@ -65,9 +78,24 @@ func runMCP(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io
 		textf(stderr, "lobster: mcp: %v\n", err)
 		return exitUsage
 	}
-	srv := mcp.New(mcp.Options{Version: version(), AllowRun: f.allowRun, AllowAgentApproval: f.allowAgent, Shellcheck: bin})
+	if !isLocal(f.engine) && !f.allowRun {
+		return usageError(stderr, cmd, "--engine %s runs workflows: give --allow-run too", f.engine.Engine)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	opts := mcp.Options{Version: version(), AllowRun: f.allowRun, AllowAgentApproval: f.allowAgent, Shellcheck: bin}
+	if !isLocal(f.engine) {
+		// The local engine stays, for calls that name it.
+		e, err := openEngine(ctx, f.engine)
+		if err != nil {
+			textf(stderr, "lobster: mcp: %v\n", err)
+			return exitFindings
+		}
+		defer e.Close()
+		opts.Engines = map[string]engines.Engine{engines.Local: engines.OnLocal(), f.engine.Engine: e}
+		opts.Engine = f.engine.Engine
+	}
+	srv := mcp.New(opts)
 	if f.addr == "" {
 		if err := srv.ServeStdio(ctx, stdin, stdout); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 			textf(stderr, "lobster: mcp: %v\n", err)

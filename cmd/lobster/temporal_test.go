@@ -3,8 +3,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +19,7 @@ import (
 
 	"github.com/lobsterdev/lobster/internal/conformance"
 	"github.com/lobsterdev/lobster/runtime/engines"
+	"github.com/lobsterdev/lobster/runtime/state"
 	"github.com/lobsterdev/lobster/runtime/temporal"
 	"github.com/lobsterdev/lobster/runtime/temporal/temporaltest"
 )
@@ -146,3 +151,76 @@ func runCase(t *testing.T, c *conformance.Case, open func(context.Context, engin
 type kept struct{ temporal.Backend }
 
 func (kept) Close() {}
+
+// TestMCPOnTemporal: lobster mcp takes the engine's flags and variables
+// as lobster run does, and its run and resume tools go to the engine they
+// open: a run pauses on Temporal (its token names a run there) and the
+// resume tool continues it there.
+func TestMCPOnTemporal(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := run([]string{"mcp", "--engine", "temporal"}, strings.NewReader(""), io.Discard, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "give --allow-run") {
+		t.Errorf("--engine temporal without --allow-run: exit %d, %s", code, stderr.String())
+	}
+
+	dir := t.TempDir()
+	t.Chdir(dir)
+	src := "steps:\n  - id: confirm\n    approval: Deploy?\n    run: echo checked\n  - id: deploy\n    run: echo deployed\n"
+	if err := os.WriteFile(filepath.Join(dir, "deploy.lobster"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TEMPORAL_ADDRESS", "")
+	t.Setenv("TEMPORAL_NAMESPACE", "ns1")
+	t.Setenv("LOBSTER_STATE_DIR", filepath.Join(dir, ".state"))
+	backend := temporaltest.New(&temporal.Activities{})
+	defer backend.Close()
+	var got engines.Config
+	saved := openEngine
+	openEngine = func(_ context.Context, cfg engines.Config) (engines.Engine, error) {
+		got = cfg
+		return engines.OnTemporal(temporal.NewEngine(backend, cfg.Temporal)), nil
+	}
+	defer func() { openEngine = saved }()
+
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- runMCP([]string{"--allow-run", "--allow-agent-approval", "--shellcheck", "off",
+			"--engine", "temporal", "--temporal-address", "h:1", "--task-queue", "q"}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	p := &rpcPeer{t: t, in: inW, out: bufio.NewReader(outR)}
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`)
+	p.reply(1)
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if want := (engines.Config{Engine: engines.Temporal, Temporal: temporal.Config{Address: "h:1", Namespace: "ns1", TaskQueue: "q"}}); got != want {
+		t.Errorf("opened %+v, want %+v", got, want)
+	}
+	call := func(id int, tool string, args map[string]any) map[string]any {
+		t.Helper()
+		params, _ := json.Marshal(map[string]any{"name": tool, "arguments": args})
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, params))
+		res, _ := p.reply(id)["result"].(map[string]any)
+		sc, _ := res["structuredContent"].(map[string]any)
+		env, _ := sc["envelope"].(map[string]any)
+		if env == nil {
+			t.Fatalf("%s: %v", tool, res)
+		}
+		return env
+	}
+	env := call(2, "run", map[string]any{"path": "deploy.lobster"})
+	req, _ := env["requiresApproval"].(map[string]any)
+	token, _ := req["resumeToken"].(string)
+	tok, err := state.DecodeToken(token)
+	if _, _, onTemporal := temporal.ParseTokenKey(tok.StateKey); err != nil || env["status"] != "needs_approval" || !onTemporal {
+		t.Fatalf("run: %v (%v)", env, err)
+	}
+	env = call(3, "resume", map[string]any{"token": token, "approve": true})
+	if out, _ := json.Marshal(env["output"]); env["status"] != "ok" || string(out) != `["deployed\n"]` {
+		t.Errorf("resume: %v", env)
+	}
+	inW.Close()
+	if code := <-done; code != exitOK {
+		t.Errorf("exit %d", code)
+	}
+}

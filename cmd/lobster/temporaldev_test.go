@@ -21,6 +21,7 @@ package main
 //     (-record-histories writes them again).
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -84,6 +85,7 @@ func TestOnDevServer(t *testing.T) {
 	t.Run("pinned steps", func(t *testing.T) { testPinnedSteps(t, s, bin) })
 	t.Run("payload limit", func(t *testing.T) { testPayloadLimit(t, s, bin) })
 	t.Run("gates back to back", func(t *testing.T) { testGatesBackToBack(t, s, bin) })
+	t.Run("mcp", func(t *testing.T) { testMCPOnServer(t, s, bin) })
 	t.Run("worker killed mid-step", func(t *testing.T) { testWorkerKilled(t, s, bin) })
 	t.Run("worker killed after a dispatch", func(t *testing.T) { testWorkerKilledAfterDispatch(t, s, bin) })
 	t.Run("client killed before the gate", func(t *testing.T) { testClientKilled(t, s, bin) })
@@ -778,6 +780,75 @@ func testGatesBackToBack(t *testing.T, s *devServer, bin string) {
 		}
 	}
 	t.Logf("%d runs through two gates resumed back to back: %d ended ok", n, n-failed)
+}
+
+// testMCPOnServer: lobster mcp --engine temporal runs a workflow on the
+// server; its pause is approved once from a terminal (lobster resume
+// --engine temporal --id) and once through the resume tool, after the
+// tool, without a way to ask a person, said how to.
+func testMCPOnServer(t *testing.T, s *devServer, bin string) {
+	dir := t.TempDir()
+	queue := "mcp"
+	startWorker(t, bin, s.addr(), queue, dir)
+	src := "steps:\n  - id: confirm\n    approval: Deploy?\n    run: echo checked\n  - id: deploy\n    run: echo deployed\n"
+	os.WriteFile(filepath.Join(dir, "deploy.lobster"), []byte(src), 0o644)
+	env := cleanEnv(dir)
+	cmd := exec.Command(bin, append([]string{"mcp", "--allow-run", "--allow-agent-approval", "--shellcheck", "off"}, onServer(s.addr(), queue)...)...)
+	cmd.Dir, cmd.Env = dir, env
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &logBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		in.Close()
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	p := &rpcPeer{t: t, in: in, out: bufio.NewReader(out)}
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`)
+	p.reply(1)
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	call := func(id int, tool string, args map[string]any) (map[string]any, string) {
+		t.Helper()
+		params, _ := json.Marshal(map[string]any{"name": tool, "arguments": args})
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, params))
+		res, _ := p.reply(id)["result"].(map[string]any)
+		sc, _ := res["structuredContent"].(map[string]any)
+		env, _ := sc["envelope"].(map[string]any)
+		return env, fmt.Sprint(res["content"])
+	}
+	paused := func(id int) map[string]any {
+		t.Helper()
+		env, text := call(id, "run", map[string]any{"path": "deploy.lobster"})
+		req, _ := env["requiresApproval"].(map[string]any)
+		if env["status"] != "needs_approval" || req["approvalId"] == nil {
+			t.Fatalf("run: %s\n%s", text, stderr.String())
+		}
+		return req
+	}
+
+	req := paused(2)
+	stdout, errText, code := lobster(t, bin, dir, env, append([]string{"resume", "--id", fmt.Sprint(req["approvalId"]), "--approve", "yes"}, onServer(s.addr(), queue)...)...)
+	if code != 0 || envelopeOf(t, stdout)["status"] != "ok" || !strings.Contains(stdout, "deployed") {
+		t.Errorf("resumed from a terminal: exit %d\n%s\n%s", code, stdout, errText)
+	}
+
+	req = paused(3)
+	if _, text := call(4, "resume", map[string]any{"token": req["resumeToken"]}); !strings.Contains(text, "cannot ask them") {
+		t.Errorf("resume without approve and without elicitation: %s", text)
+	}
+	if env, text := call(5, "resume", map[string]any{"token": req["resumeToken"], "approve": true}); env["status"] != "ok" || !strings.Contains(text, "deployed") {
+		t.Errorf("resumed through the tool: %s\n%s", text, stderr.String())
+	}
 }
 
 // testConcurrentRuns: 100 runs at once on 2 workers all end ok, both

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/jsvalue"
+	"github.com/lobsterdev/lobster/lang/parser"
 	"github.com/lobsterdev/lobster/runtime/engine"
 	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/state"
@@ -88,6 +89,10 @@ type Engine interface {
 	// token or id, a wrong approver, a response that fails its schema)
 	// are *engine.ArgumentError.
 	Resume(ctx context.Context, req ResumeRequest) (envelope.Result, error)
+	// Paused describes the gate of the paused run a request names, for
+	// a front end that asks a person about a pause it did not see begin.
+	// Its errors are Resume's.
+	Paused(ctx context.Context, req PauseRequest) (Pause, error)
 	// Janitor lists the engine's paused runs and prunes what it keeps of
 	// them (lobster state); stateDir is the local state directory.
 	Janitor(stateDir string) state.Janitor
@@ -124,11 +129,30 @@ type ResumeRequest struct {
 
 	// For the local engine only:
 	StateDir string
+	Dir      string // the directory the run's steps run from ("" is this process's)
 	Force    <-chan struct{}
 	OnStep   func(engine.StepEvent)
 	// Load reads and checks the paused run's workflow file again; its
 	// error ends the resume as it is.
 	Load func(path string) (*ast.File, error)
+}
+
+// A PauseRequest names a paused run: by its resume token, or its approval
+// id.
+type PauseRequest struct {
+	Token, ID string
+	Key       string // local: the state key they name (LocalKey), when known
+	StateDir  string // local: the state directory
+}
+
+// A Pause is the gate a paused run waits at.
+type Pause struct {
+	Input  bool   // an input gate; else an approval gate
+	StepID string // the gate's step, "" when not known
+	// Approval is an approval gate's approval_request as the run's
+	// envelope showed it (its resumeToken and approvalId aside), nil when
+	// it cannot be told.
+	Approval *jsvalue.Object
 }
 
 // Open opens the engine c chooses.
@@ -145,6 +169,9 @@ func Open(ctx context.Context, c Config) (Engine, error) {
 	}
 	return nil, fmt.Errorf("unknown engine %q", c.Engine)
 }
+
+// OnLocal is the local engine.
+func OnLocal() Engine { return localEngine{} }
 
 // OnTemporal is an engine over a temporal.Engine (a test environment's,
 // for example).
@@ -200,10 +227,39 @@ func (localEngine) Resume(ctx context.Context, req ResumeRequest) (envelope.Resu
 		return envelope.Result{}, err
 	}
 	return engine.Run(ctx, file, engine.Options{
-		Env: req.Env, Stderr: req.Stderr, Force: req.Force,
+		Env: req.Env, Stderr: req.Stderr, Force: req.Force, Dir: req.Dir,
 		FilePath: rs.Saved.FilePath, StateDir: store.Dir,
 		Resume: rs, AllowChanged: req.AllowChanged, OnStep: req.OnStep,
 	})
+}
+
+func (localEngine) Paused(ctx context.Context, req PauseRequest) (Pause, error) {
+	store := &state.Store{Dir: req.StateDir}
+	key := req.Key
+	if key == "" {
+		var err error
+		key, _, err = LocalKey(store, req.Token, req.ID, false)
+		var gone *state.GoneError
+		if err != nil && !errors.As(err, &gone) {
+			return Pause{}, &engine.ArgumentError{Msg: err.Error()}
+		}
+		if err != nil {
+			return Pause{}, err
+		}
+	}
+	rs, err := engine.LoadResume(ctx, store, key)
+	if err != nil {
+		return Pause{}, err
+	}
+	if rs.Saved.InputStepID != "" {
+		return Pause{Input: true, StepID: rs.Saved.InputStepID}, nil
+	}
+	p := Pause{StepID: rs.Saved.ApprovalStepID}
+	if src, err := engine.ReadWorkflow(rs.Saved.FilePath); err == nil {
+		f, _ := parser.Parse(rs.Saved.FilePath, src)
+		p.Approval = rs.ApprovalRequest(f)
+	}
+	return p, nil
 }
 
 // temporalEngine runs on Temporal.
@@ -220,11 +276,31 @@ func (t temporalEngine) Run(ctx context.Context, req RunRequest) (envelope.Resul
 func (t temporalEngine) Resume(ctx context.Context, req ResumeRequest) (envelope.Result, error) {
 	res, err := t.e.Resume(ctx, temporal.Resume{Token: req.Token, ID: req.ID, Approve: req.Approve, Response: req.Response,
 		Cancel: req.Cancel, Env: req.Env, Stderr: req.Stderr})
+	if err != nil {
+		return envelope.Result{}, argumentError(err)
+	}
+	return res, nil
+}
+
+func (t temporalEngine) Paused(ctx context.Context, req PauseRequest) (Pause, error) {
+	res, err := t.e.Paused(ctx, req.Token, req.ID)
+	if err != nil {
+		return Pause{}, argumentError(err)
+	}
+	if res.Status == envelope.StatusNeedsInput {
+		return Pause{Input: true}, nil
+	}
+	return Pause{Approval: res.RequiresApproval}, nil
+}
+
+// argumentError is err, as an *engine.ArgumentError when it is one of the
+// request itself: a bad token, an unknown approval id.
+func argumentError(err error) error {
 	var notFound *state.ApprovalNotFoundError
 	if state.IsTokenError(err) || errors.As(err, &notFound) {
-		return envelope.Result{}, &engine.ArgumentError{Msg: err.Error()}
+		return &engine.ArgumentError{Msg: err.Error()}
 	}
-	return res, err
+	return err
 }
 
 // LocalKey is the state key (and its kind) that an approval id or, else,

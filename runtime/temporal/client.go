@@ -70,6 +70,9 @@ type Backend interface {
 	// RunOf is the workflow id of the run paused with approval id, or a
 	// *state.ApprovalNotFoundError.
 	RunOf(ctx context.Context, approvalID string) (string, error)
+	// Paused is the outcome of the pause the run's workflow waits at,
+	// nil when it waits at none.
+	Paused(ctx context.Context, workflowID string) (*Outcome, error)
 	// List lists the runs that have not ended, newest first.
 	List(ctx context.Context) ([]Listed, error)
 	Close()
@@ -173,23 +176,14 @@ type Resume struct {
 func (e *Engine) Resume(ctx context.Context, rs Resume) (envelope.Result, error) {
 	req := &ResumeRequest{Approve: rs.Approve, Response: optional(rs.Response), Cancel: rs.Cancel,
 		Approver: engine.ApproverIn(rs.Env), Env: Settings(rs.Env)}
-	var workflowID string
+	workflowID, gate, err := e.target(ctx, rs.Token, rs.ID)
+	if err != nil {
+		return envelope.Result{}, err
+	}
 	if rs.ID != "" {
-		id, err := e.b.RunOf(ctx, rs.ID)
-		if err != nil {
-			return envelope.Result{}, err
-		}
-		workflowID, req.ApprovalID = id, rs.ID
+		req.ApprovalID = rs.ID
 	} else {
-		tok, err := state.DecodeToken(rs.Token)
-		if err != nil {
-			return envelope.Result{}, err
-		}
-		runID, gate, ok := ParseTokenKey(tok.StateKey)
-		if !ok {
-			return envelope.Result{}, &engine.ArgumentError{Msg: "this resume token is not from a run on Temporal; resume it without --engine temporal"}
-		}
-		workflowID, req.Gate = WorkflowIDPrefix+runID, gate
+		req.Gate = gate
 	}
 	out, err := e.b.Resume(ctx, workflowID, req)
 	var app *sdk.ApplicationError
@@ -203,6 +197,59 @@ func (e *Engine) Resume(ctx context.Context, rs Resume) (envelope.Result, error)
 		return envelope.Result{}, &state.GoneError{Msg: "Resume state not found"}
 	}
 	return result(out, err, rs.Stderr)
+}
+
+// target is the workflow id of the run a resume token or (else) an
+// approval id names, and the token's gate.
+func (e *Engine) target(ctx context.Context, token, id string) (workflowID string, gate int, err error) {
+	if id != "" {
+		workflowID, err := e.b.RunOf(ctx, id)
+		return workflowID, 0, err
+	}
+	tok, err := state.DecodeToken(token)
+	if err != nil {
+		return "", 0, err
+	}
+	runID, gate, ok := ParseTokenKey(tok.StateKey)
+	if !ok {
+		return "", 0, &engine.ArgumentError{Msg: "this resume token is not from a run on Temporal; resume it without --engine temporal"}
+	}
+	return WorkflowIDPrefix + runID, gate, nil
+}
+
+// Paused is the envelope result of the pause a resume token or (else) an
+// approval id names, as the run's envelope showed it when it paused: for
+// a client that asks a person about a pause it did not see begin. A pause
+// that is gone is a *state.GoneError (a token's) or a
+// *state.ApprovalNotFoundError (an id's).
+func (e *Engine) Paused(ctx context.Context, token, id string) (envelope.Result, error) {
+	workflowID, gate, err := e.target(ctx, token, id)
+	if err != nil {
+		return envelope.Result{}, err
+	}
+	out, err := e.b.Paused(ctx, workflowID)
+	if err != nil && engine.ErrorKind(err) != engine.StateNotFoundKind {
+		return envelope.Result{}, err
+	}
+	if out != nil && id != "" {
+		var aid any
+		if req := out.Result().RequiresApproval; req != nil {
+			aid, _ = req.Get("approvalId")
+		}
+		if aid != id {
+			out = nil
+		}
+	}
+	if out != nil && id == "" && out.Gate != gate {
+		out = nil
+	}
+	switch {
+	case out == nil && id != "":
+		return envelope.Result{}, &state.ApprovalNotFoundError{ID: id}
+	case out == nil:
+		return envelope.Result{}, &state.GoneError{Msg: "Workflow resume state not found"}
+	}
+	return out.Result(), nil
 }
 
 // List lists the runs on Temporal that have not ended.
@@ -359,6 +406,22 @@ func update(ctx context.Context, c client.Client, opts client.UpdateWorkflowOpti
 		case <-time.After(updateBackoff << (send - 1)):
 		}
 	}
+}
+
+func (b *sdkBackend) Paused(ctx context.Context, workflowID string) (*Outcome, error) {
+	v, err := b.c.QueryWorkflow(ctx, workflowID, "", pauseQuery)
+	var notFound *serviceerror.NotFound
+	if errors.As(err, &notFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out *Outcome
+	if err := v.Get(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func (b *sdkBackend) RunOf(ctx context.Context, approvalID string) (string, error) {

@@ -21,6 +21,7 @@ const (
 	watchUpdate          = "lobster.watch"    // waits for the run's next outcome
 	resumeUpdate         = "lobster.resume"   // answers the gate the run waits at
 	statusQuery          = "lobster.status"   // where the run is
+	pauseQuery           = "lobster.pause"    // the outcome of the pause the run waits at
 
 	// approvalNotFoundKind is a resume by an approval id that names no
 	// waiting gate.

@@ -98,6 +98,7 @@ func Workflow(ctx workflow.Context, in *RunInput) (*Outcome, error) {
 			p = x.paused
 			out := &Outcome{Gate: p.seq}
 			fill(out, res)
+			p.outcome = out
 			run.publish(out)
 		case err != nil && rs != nil && !rs.Claimed():
 			// Nothing ran: the gate stays as it was.
@@ -210,6 +211,7 @@ type pendingGate struct {
 	pointer    func() // ends the workflow that names the run by approvalID
 	decision   *decision
 	env        []string // the settings of the resume that answered
+	outcome    *Outcome // the pause's outcome, as its watchers got it
 }
 
 // decision is a gate's answer, with the resuming command's settings.
@@ -275,7 +277,18 @@ func (run *wfRun) handlers(ctx workflow.Context) error {
 	if err != nil {
 		return err
 	}
-	return workflow.SetQueryHandler(ctx, statusQuery, func() (*Status, error) { return run.status(), nil })
+	err = workflow.SetQueryHandler(ctx, statusQuery, func() (*Status, error) { return run.status(), nil })
+	if err != nil {
+		return err
+	}
+	// A query changes nothing in the run's history: older histories
+	// replay with it.
+	return workflow.SetQueryHandler(ctx, pauseQuery, func() (*Outcome, error) {
+		if run.pending == nil || run.pending.decision != nil {
+			return nil, nil
+		}
+		return run.pending.outcome, nil
+	})
 }
 
 // status is where the run stands.

@@ -218,6 +218,35 @@ func (b *Backend) RunOf(_ context.Context, approvalID string) (string, error) {
 	return "", &state.ApprovalNotFoundError{ID: approvalID}
 }
 
+func (b *Backend) Paused(ctx context.Context, workflowID string) (*temporal.Outcome, error) {
+	b.mu.Lock()
+	r := b.runs[workflowID]
+	b.mu.Unlock()
+	if r == nil {
+		return nil, nil
+	}
+	var out *temporal.Outcome
+	var err error
+	got := make(chan struct{})
+	if !r.do(ctx, func() {
+		defer close(got)
+		var v converter.EncodedValue
+		if v, err = r.env.QueryWorkflow("lobster.pause"); err == nil {
+			err = v.Get(&out)
+		}
+	}) {
+		return nil, ctx.Err()
+	}
+	select {
+	case <-got:
+		return out, err
+	case <-r.done:
+		return nil, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
 func (b *Backend) List(ctx context.Context) ([]temporal.Listed, error) {
 	b.mu.Lock()
 	ids := make([]string, 0, len(b.runs))
