@@ -31,7 +31,10 @@ func (x *local) Command(ctx Ctx, c *Call) (*jsvalue.Object, error) {
 	return RunAttempts(x, ctx, c, x.opts.Stderr, func(actx Ctx, cmd *Command, dispatched func()) (*jsvalue.Object, error) {
 		return Perform(stdContext(actx), cmd, Host{
 			Stderr: x.opts.Stderr, StateDir: x.opts.StateDir, Force: x.opts.Force, Terminal: x.opts.Terminal,
-			BeforeEffect: func() error { return x.Claim(actx) },
+			// The claim is the run's bookkeeping, not the step's work: it
+			// is not cut short by the step's timeout (only by the run's
+			// cancellation), so a slow claim still spends the state.
+			BeforeEffect: func() error { return x.Claim(ctx) },
 			Dispatch:     dispatched,
 			LLM:          c.LLM,
 		})
