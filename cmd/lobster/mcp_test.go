@@ -58,6 +58,18 @@ func (p *rpcPeer) reply(id int) map[string]any {
 	}
 }
 
+// callTool calls an MCP tool and returns the run envelope of its
+// structured content (nil when it has none) and its content as text.
+func (p *rpcPeer) callTool(id int, tool string, args map[string]any) (env map[string]any, content string) {
+	p.t.Helper()
+	params, _ := json.Marshal(map[string]any{"name": tool, "arguments": args})
+	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, params))
+	res, _ := p.reply(id)["result"].(map[string]any)
+	sc, _ := res["structuredContent"].(map[string]any)
+	env, _ = sc["envelope"].(map[string]any)
+	return env, fmt.Sprint(res["content"])
+}
+
 // TestMCPBinary starts the built lobster mcp and speaks newline-delimited
 // JSON-RPC to it, as an MCP client on standard I/O does.
 func TestMCPBinary(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -198,13 +197,9 @@ func TestMCPOnTemporal(t *testing.T) {
 	}
 	call := func(id int, tool string, args map[string]any) map[string]any {
 		t.Helper()
-		params, _ := json.Marshal(map[string]any{"name": tool, "arguments": args})
-		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, params))
-		res, _ := p.reply(id)["result"].(map[string]any)
-		sc, _ := res["structuredContent"].(map[string]any)
-		env, _ := sc["envelope"].(map[string]any)
+		env, content := p.callTool(id, tool, args)
 		if env == nil {
-			t.Fatalf("%s: %v", tool, res)
+			t.Fatalf("%s: %s", tool, content)
 		}
 		return env
 	}

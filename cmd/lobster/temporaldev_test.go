@@ -747,11 +747,7 @@ func testGatesBackToBack(t *testing.T, s *devServer, bin string) {
 	f, _ := parser.Parse(path, []byte(src))
 	env := cleanEnv(dir)
 	ctx := context.Background()
-	e, err := engines.Open(ctx, engines.Config{Engine: engines.Temporal, Temporal: temporal.Config{Address: s.addr(), TaskQueue: queue}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openOnServer(t, s, queue)
 	const n = 40
 	yes := true
 	errs := make([]error, n)
@@ -817,15 +813,7 @@ func testMCPOnServer(t *testing.T, s *devServer, bin string) {
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`)
 	p.reply(1)
 	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	call := func(id int, tool string, args map[string]any) (map[string]any, string) {
-		t.Helper()
-		params, _ := json.Marshal(map[string]any{"name": tool, "arguments": args})
-		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, params))
-		res, _ := p.reply(id)["result"].(map[string]any)
-		sc, _ := res["structuredContent"].(map[string]any)
-		env, _ := sc["envelope"].(map[string]any)
-		return env, fmt.Sprint(res["content"])
-	}
+	call := p.callTool
 	paused := func(id int) map[string]any {
 		t.Helper()
 		env, text := call(id, "run", map[string]any{"path": "deploy.lobster"})
@@ -863,11 +851,7 @@ func testConcurrentRuns(t *testing.T, s *devServer, bin string) {
 	f, _ := parser.Parse(path, []byte(smallRun))
 	env := cleanEnv(dir)
 	ctx := context.Background()
-	e, err := engines.Open(ctx, engines.Config{Engine: engines.Temporal, Temporal: temporal.Config{Address: s.addr(), TaskQueue: queue}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openOnServer(t, s, queue)
 	const n = 100
 	runAll := func(run func() (envelope.Result, error)) (time.Duration, []string, error) {
 		start := time.Now()
@@ -1155,4 +1139,16 @@ func testServerRestart(t *testing.T, cli, bin string) {
 	if code != 0 || !strings.Contains(out, `"after the gate\n"`) {
 		t.Errorf("resume after the restart: exit %d\n%s%s", code, out, errOut)
 	}
+}
+
+// openOnServer opens the Temporal engine on the dev server s, its runs on
+// queue; it is closed when the test ends.
+func openOnServer(t *testing.T, s *devServer, queue string) engines.Engine {
+	t.Helper()
+	e, err := engines.Open(context.Background(), engines.Config{Engine: engines.Temporal, Temporal: temporal.Config{Address: s.addr(), TaskQueue: queue}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.Close)
+	return e
 }

@@ -25,15 +25,7 @@ func TestClaimOutlastsStepTimeout(t *testing.T) {
 	f, _ := parser.Parse(path, []byte("steps:\n  - id: gate\n    approval: go?\n  - id: effect\n    run: sleep 5\n    timeout_ms: 200\n"))
 	store := &state.Store{Dir: dir + "/state"}
 	opts := Options{Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}, FilePath: path, StateDir: store.Dir}
-	res, err := Run(ctx, f, opts)
-	if err != nil || res.RequiresApproval == nil {
-		t.Fatalf("run: %v %+v", err, res)
-	}
-	tok, _ := res.RequiresApproval.Get("resumeToken")
-	key, err := stateKeyOf(tok.(string))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, key := runToApproval(t, f, opts)
 	rs, err := LoadResume(ctx, store, key)
 	if err != nil {
 		t.Fatal(err)

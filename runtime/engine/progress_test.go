@@ -11,8 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lobsterdev/lobster/lang/ast"
 	"github.com/lobsterdev/lobster/lang/jsvalue"
 	"github.com/lobsterdev/lobster/lang/parser"
+	"github.com/lobsterdev/lobster/runtime/envelope"
 	"github.com/lobsterdev/lobster/runtime/state"
 )
 
@@ -93,17 +95,9 @@ func TestApprovalRequestRebuilt(t *testing.T) {
 `
 	path := dir + "/w.lobster"
 	f, _ := parser.Parse(path, []byte(src))
-	res, err := Run(context.Background(), f, Options{
+	res, key := runToApproval(t, f, Options{
 		Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}, FilePath: path, StateDir: dir + "/state",
 	})
-	if err != nil || res.RequiresApproval == nil {
-		t.Fatalf("run: %v %+v", err, res)
-	}
-	tok, _ := res.RequiresApproval.Get("resumeToken")
-	key, err := stateKeyOf(tok.(string))
-	if err != nil {
-		t.Fatal(err)
-	}
 	rs, err := LoadResume(context.Background(), &state.Store{Dir: dir + "/state"}, key)
 	if err != nil {
 		t.Fatal(err)
@@ -121,9 +115,20 @@ func TestApprovalRequestRebuilt(t *testing.T) {
 	}
 }
 
-func stateKeyOf(token string) (string, error) {
-	tok, err := state.DecodeToken(token)
-	return tok.StateKey, err
+// runToApproval runs f, which must pause at an approval, and returns the
+// pause's result and the state key of its token.
+func runToApproval(t *testing.T, f *ast.File, opts Options) (envelope.Result, string) {
+	t.Helper()
+	res, err := Run(context.Background(), f, opts)
+	if err != nil || res.RequiresApproval == nil {
+		t.Fatalf("run: %v %+v", err, res)
+	}
+	token, _ := res.RequiresApproval.Get("resumeToken")
+	tok, err := state.DecodeToken(token.(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, tok.StateKey
 }
 
 // TestOnStepRetriesAndWaits: a failed attempt that is retried, and a gate
