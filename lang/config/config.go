@@ -435,6 +435,11 @@ func (c *Config) validate(d *decoder) {
 			}
 		}
 		t.Routes = valid
+		// A value that is no integer is the decoder's finding.
+		if v, ok := d.values["temporal.heartbeat_ms"].(*ast.Scalar); ok && v.Kind == ast.Int && t.HeartbeatMs < minHeartbeatMs {
+			d.invalid(node("temporal.heartbeat_ms"), "heartbeat_ms must be at least %d (2 seconds)", minHeartbeatMs)
+			t.HeartbeatMs = 0
+		}
 	}
 
 	if sc := f.Shellcheck; sc != nil {
@@ -553,3 +558,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// minHeartbeatMs is the least temporal.heartbeat_ms: a worker reports four
+// times within it, and the service's own clocks are coarser than a second.
+const minHeartbeatMs = 2000

@@ -378,6 +378,28 @@ func TestTemporalRoutes(t *testing.T) {
 	}
 }
 
+// TestTemporalHeartbeat: heartbeat_ms is read; one under two seconds is
+// reported and left out, one that is no integer is reported once.
+func TestTemporalHeartbeat(t *testing.T) {
+	for _, tt := range []struct {
+		text, diags string
+		want        int
+	}{
+		{"temporal: {heartbeat_ms: 30000}\n", "", 30000},
+		{"temporal: {heartbeat_ms: 500}\n", "1:26 error config-invalid: heartbeat_ms must be at least 2000 (2 seconds)\n", 0},
+		{"temporal: {heartbeat_ms: 0}\n", "1:26 error config-invalid: heartbeat_ms must be at least 2000 (2 seconds)\n", 0},
+		{"temporal: {heartbeat_ms: ten}\n", "1:26 error config-invalid: temporal.heartbeat_ms must be an integer, not a string\n", 0},
+	} {
+		c := Parse(".lobsterrc.yaml", []byte(tt.text))
+		if got := dump(c.Diags); got != tt.diags {
+			t.Errorf("%q: diagnostics:\n%s\nwant:\n%s", tt.text, got, tt.diags)
+		}
+		if c.File.Temporal == nil || c.File.Temporal.HeartbeatMs != tt.want {
+			t.Errorf("%q: temporal %+v, want heartbeat_ms %d", tt.text, c.File.Temporal, tt.want)
+		}
+	}
+}
+
 // TestShellcheckDisabled: enabled: false turns shellcheck off whatever the
 // command line found.
 func TestShellcheckDisabled(t *testing.T) {

@@ -28,6 +28,8 @@ type Temporal struct {
 	TaskQueue string `json:"task_queue,omitempty"`
 	// Routes pin steps to the workers of a task queue (the machines with the credentials or the GPUs they need). The first route whose pattern matches a step's id applies.
 	Routes []*Route `json:"routes,omitempty"`
+	// How long, in milliseconds, a step's worker may stay silent before the step counts as lost (a worker reports four times within it while a step runs); a lost step fails, or is retried as its retry says. Raise it for workers on busy machines. Default: 10000.
+	HeartbeatMs int `json:"heartbeat_ms,omitempty" jsonschema:"minimum=2000"`
 }
 
 // Route sends the commands of some steps to a task queue.

@@ -131,25 +131,29 @@ type RunRequest struct {
 	// stays here; steps see their worker's).
 	Env []string
 	Dir string // the directory the run starts from
-	// HeartbeatMs overrides how long a command's worker may be silent.
+	// HeartbeatMs overrides how long a command's worker may be silent
+	// (else the project configuration's heartbeat_ms, else 10 s).
 	HeartbeatMs int64
 	Stderr      io.Writer // the run's log lines
 }
 
 // Run starts a run and follows it to its first pause or its end.
 func (e *Engine) Run(ctx context.Context, req RunRequest) (envelope.Result, error) {
-	projectQueue, routes := project(req.Path)
+	ps := project(req.Path)
 	queue := e.cfg.TaskQueue
 	if queue == "" {
-		queue = projectQueue
+		queue = ps.queue
 	}
 	if queue == "" {
 		queue = DefaultTaskQueue
 	}
 	runID := newRunID()
 	in := &RunInput{RunID: runID, Path: req.Path, Source: source.DecodeUTF8String(string(req.File.Src.Content)), Env: Settings(req.Env),
-		BaseDir: req.Dir, Active: []string{realPath(req.Path)}, Routes: routes, TaskQueue: queue,
+		BaseDir: req.Dir, Active: []string{realPath(req.Path)}, Routes: ps.routes, TaskQueue: queue,
 		HeartbeatMs: req.HeartbeatMs}
+	if in.HeartbeatMs <= 0 {
+		in.HeartbeatMs = ps.heartbeatMs
+	}
 	if req.Args != nil {
 		in.Args = &JSON{req.Args}
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -238,4 +239,48 @@ func TestWorkflowIDFromRun(t *testing.T) {
 func runLocal(t *testing.T, f *ast.File, path, dir string, env []string) (envelope.Result, error) {
 	t.Helper()
 	return engine.Run(context.Background(), f, engine.Options{Env: env, FilePath: path, Dir: dir, StateDir: filepath.Join(dir, ".state")})
+}
+
+// startRecorder is a backend that records the runs started on it and
+// starts none.
+type startRecorder struct {
+	temporal.Backend
+	queue string
+	in    *temporal.RunInput
+}
+
+func (r *startRecorder) Start(_ context.Context, _, taskQueue string, in *temporal.RunInput) (*temporal.Outcome, error) {
+	r.queue, r.in = taskQueue, in
+	return nil, errors.New("not started")
+}
+
+// TestHeartbeatFromProject: the project configuration's heartbeat_ms goes
+// with the run (its activities' heartbeat timeout); a request's own
+// overrides it, and without either the workflow's default applies.
+func TestHeartbeatFromProject(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.lobster")
+	src := "steps:\n  - id: a\n    run: echo a\n"
+	os.WriteFile(path, []byte(src), 0o644)
+	f, _ := parser.Parse(path, []byte(src))
+	start := func(req temporal.RunRequest) *temporal.RunInput {
+		t.Helper()
+		r := &startRecorder{}
+		req.File, req.Path = f, path
+		temporal.NewEngine(r, temporal.Config{}).Run(context.Background(), req)
+		if r.in == nil {
+			t.Fatal("no run started")
+		}
+		return r.in
+	}
+	if in := start(temporal.RunRequest{}); in.HeartbeatMs != 0 {
+		t.Errorf("no configuration: heartbeat %d, want 0 (the default)", in.HeartbeatMs)
+	}
+	os.WriteFile(filepath.Join(dir, ".lobsterrc.yaml"), []byte("temporal:\n  heartbeat_ms: 30000\n"), 0o644)
+	if in := start(temporal.RunRequest{}); in.HeartbeatMs != 30000 {
+		t.Errorf("from the project: heartbeat %d, want 30000", in.HeartbeatMs)
+	}
+	if in := start(temporal.RunRequest{HeartbeatMs: 4000}); in.HeartbeatMs != 4000 {
+		t.Errorf("from the request: heartbeat %d, want 4000", in.HeartbeatMs)
+	}
 }

@@ -35,8 +35,8 @@ func TestProjectRoutes(t *testing.T) {
 	sub := filepath.Join(root, "flows", "ml")
 	os.MkdirAll(sub, 0o755)
 	file := filepath.Join(sub, "w.lobster")
-	if q, routes := project(file); q != "" || routes != nil {
-		t.Fatalf("no configuration: %q %v", q, routes)
+	if ps := project(file); ps.queue != "" || ps.routes != nil || ps.heartbeatMs != 0 {
+		t.Fatalf("no configuration: %+v", ps)
 	}
 	os.WriteFile(filepath.Join(root, ".lobsterrc.yaml"), []byte(`
 temporal:
@@ -46,10 +46,12 @@ temporal:
       task_queue: gpu
     - steps: ["*"]
       task_queue: cpu
+  heartbeat_ms: 30000
 `), 0o644)
-	q, routes := project(file)
-	if q != "team" || len(routes) != 2 {
-		t.Fatalf("read %q %+v", q, routes)
+	ps := project(file)
+	q, routes := ps.queue, ps.routes
+	if q != "team" || len(routes) != 2 || ps.heartbeatMs != 30000 {
+		t.Fatalf("read %+v", ps)
 	}
 	run := &wfRun{in: &RunInput{Routes: routes, TaskQueue: q}}
 	for id, want := range map[string]string{"train-a": "gpu", "eval": "gpu", "evaluate": "cpu", "fetch": "cpu"} {

@@ -128,9 +128,10 @@ temporal:
     run: ` + note("done") + `; echo done
 `
 	os.WriteFile(path, []byte(src), 0o644)
-	queue, routes := project(path)
+	ps := project(path)
+	queue, routes := ps.queue, ps.routes
 	if queue != "team" || len(routes) != 1 {
-		t.Fatalf("project: %q %+v", queue, routes)
+		t.Fatalf("project: %+v", ps)
 	}
 	worker := func(name string) *Activities {
 		return &Activities{Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "WORKER=" + name}}

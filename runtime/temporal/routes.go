@@ -26,21 +26,29 @@ func (r Route) Matches(id string) bool {
 	return false
 }
 
-// project is what the project configuration of the workflow file at
-// path says of runs on Temporal: their task queue ("" for none) and
-// routes. Its problems were shown when the file was checked; the routes
-// it could read apply.
-func project(file string) (queue string, routes []Route) {
+// projectSettings is what the project configuration of a workflow file
+// says of its runs on Temporal.
+type projectSettings struct {
+	queue       string // the runs' task queue, "" for none
+	routes      []Route
+	heartbeatMs int64 // how long a step's worker may stay silent, 0 for the default
+}
+
+// project reads the project configuration of the workflow file at path.
+// Its problems were shown when the file was checked; what it could read
+// applies.
+func project(file string) projectSettings {
 	p := config.Find(filepath.Dir(file))
 	if p == "" {
-		return "", nil
+		return projectSettings{}
 	}
 	t := config.Load(p).File.Temporal
 	if t == nil {
-		return "", nil
+		return projectSettings{}
 	}
+	ps := projectSettings{queue: t.TaskQueue, heartbeatMs: int64(t.HeartbeatMs)}
 	for _, r := range t.Routes {
-		routes = append(routes, Route{Steps: r.Steps, TaskQueue: r.TaskQueue})
+		ps.routes = append(ps.routes, Route{Steps: r.Steps, TaskQueue: r.TaskQueue})
 	}
-	return t.TaskQueue, routes
+	return ps
 }
