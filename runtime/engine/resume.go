@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -267,7 +266,7 @@ func (x *local) pause(ctx context.Context, saved *Saved, approval bool) (token, 
 	if err != nil {
 		return "", "", err
 	}
-	key := "workflow_resume_" + uuid4()
+	key := "workflow_resume_" + state.NewUUID()
 	path, err := store.Path(key)
 	if err != nil {
 		return "", "", err
@@ -285,15 +284,6 @@ func (x *local) pause(ctx context.Context, saved *Saved, approval bool) (token, 
 		rs.Store.RemoveApprovalFor(rs.Key)
 	}
 	return state.Token{Kind: state.KindWorkflow, StateKey: key}.Encode(), approvalID, nil
-}
-
-// uuid4 is a random (version 4) UUID.
-func uuid4() string {
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 // ApprovalRequest is the approval_request of the gate the run paused at,

@@ -4,8 +4,6 @@ package pipeline
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"time"
 
 	"github.com/lobsterdev/lobster/lang/jsvalue"
@@ -120,7 +118,7 @@ func finalize(ctx context.Context, stages []Stage, res Result, env *Env, now tim
 	saved.Set("supersededResumeStateKeys", superseded)
 	saved.Set("createdAt", state.ISOTime(now))
 
-	key := state.PipelinePrefix + uuid4()
+	key := state.PipelinePrefix + state.NewUUID()
 	if err := writeLocked(ctx, store, key, func([]byte) []byte { return stateText(saved) }); err != nil {
 		return envelope.Result{}, err
 	}
@@ -210,14 +208,4 @@ func argsFromObject(o *jsvalue.Object) (*Args, bool) {
 		}
 	}
 	return a, true
-}
-
-// uuid4 is a random version 4 UUID.
-func uuid4() string {
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }

@@ -20,7 +20,7 @@ const approvalAttempts = 16
 const approvalIDLen = 8
 
 // newApprovalID draws an approval id: 8 lower-case hex characters.
-var newApprovalID = func() string { return randomHex(approvalIDLen / 2) }
+var newApprovalID = func() string { return RandomHex(approvalIDLen / 2) }
 
 // approvalIndex is the content of approval_<id>.json.
 type approvalIndex struct {

@@ -77,7 +77,7 @@ func CreateExclusive(path string, data []byte) error {
 // writeTemp writes data to a new temporary file next to path, named
 // ".<base>.<12 hex>.tmp" as the reference names them, synced and with mode.
 func writeTemp(path string, data []byte, mode fs.FileMode) (tmp string, err error) {
-	tmp = filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+"."+randomHex(6)+".tmp")
+	tmp = filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+"."+RandomHex(6)+".tmp")
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return "", err
@@ -128,9 +128,20 @@ func ignorableSyncError(err error) error {
 	return nil
 }
 
-// randomHex is n random bytes in lower-case hex.
-func randomHex(n int) string {
+// RandomHex is n random bytes in lower-case hex.
+func RandomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported systems
 	return hex.EncodeToString(b)
+}
+
+// NewUUID is a random (version 4) UUID, the form of the reference's state
+// keys and of the ids of runs.
+func NewUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }

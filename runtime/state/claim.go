@@ -77,7 +77,7 @@ func (s *Store) ClaimResume(ctx context.Context, key string, loaded json.RawMess
 	if ResumeKind(key) == "" {
 		return nil, ErrResumeNotFound
 	}
-	c := &Claim{store: s, key: key, original: loaded, id: randomHex(16)}
+	c := &Claim{store: s, key: key, original: loaded, id: RandomHex(16)}
 	err := s.locked(ctx, key, func(path string) error {
 		current, err := ReadFile(path)
 		if err != nil || !sameJSON(current, loaded) {

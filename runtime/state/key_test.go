@@ -8,7 +8,7 @@ import (
 
 // testKey is a fresh state key with prefix, as lobster draws them.
 func testKey(prefix string) string {
-	h := randomHex(16)
+	h := RandomHex(16)
 	return prefix + h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 

@@ -61,7 +61,7 @@ func LockFile(ctx context.Context, path string) (*Lock, error) {
 func hold(dir string) (*Lock, error) {
 	l := &Lock{
 		dir:   dir,
-		owner: fmt.Sprintf("%d:%s:%s\n", os.Getpid(), processStart(os.Getpid()), randomHex(6)),
+		owner: fmt.Sprintf("%d:%s:%s\n", os.Getpid(), processStart(os.Getpid()), RandomHex(6)),
 		stop:  make(chan struct{}),
 	}
 	if err := os.WriteFile(filepath.Join(dir, "owner"), []byte(l.owner), newFileMode); err != nil {
@@ -102,7 +102,7 @@ func (l *Lock) Unlock() error {
 // discard removes a lock directory by first renaming it away, so that the
 // name is free at once even if the removal fails halfway.
 func discard(dir string) error {
-	away := fmt.Sprintf("%s.release-%d-%s", dir, os.Getpid(), randomHex(6))
+	away := fmt.Sprintf("%s.release-%d-%s", dir, os.Getpid(), RandomHex(6))
 	if err := os.Rename(dir, away); err != nil {
 		return err
 	}

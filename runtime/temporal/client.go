@@ -2,7 +2,6 @@ package temporal
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -147,7 +146,7 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (envelope.Result, erro
 	if queue == "" {
 		queue = DefaultTaskQueue
 	}
-	runID := newRunID()
+	runID := state.NewUUID()
 	in := &RunInput{RunID: runID, Path: req.Path, Source: source.DecodeUTF8String(string(req.File.Src.Content)), Env: Settings(req.Env),
 		BaseDir: req.Dir, Active: []string{realPath(req.Path)}, Routes: ps.routes, TaskQueue: queue,
 		HeartbeatMs: req.HeartbeatMs}
@@ -317,15 +316,6 @@ func ParseTokenKey(key string) (runID string, gate int, ok bool) {
 		return "", 0, false
 	}
 	return rest[:i], gate, true
-}
-
-// newRunID is a random (version 4) UUID.
-func newRunID() string {
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 // sdkBackend is a Backend over a Temporal client.

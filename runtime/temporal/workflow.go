@@ -3,8 +3,6 @@ package temporal
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
@@ -560,7 +558,7 @@ func (x *executor) Pause(c engine.Ctx, g *engine.Gate) (*envelope.Result, *engin
 // (eight hex digits, drawn again while taken); release ends it.
 func (x *executor) approvalID(ctx workflow.Context) (id string, release func(), err error) {
 	for range 8 {
-		if err := workflow.SideEffect(ctx, func(workflow.Context) any { return randomHex(4) }).Get(&id); err != nil {
+		if err := workflow.SideEffect(ctx, func(workflow.Context) any { return state.RandomHex(4) }).Get(&id); err != nil {
 			return "", nil, err
 		}
 		cctx, cancel := workflow.WithCancel(ctx)
@@ -689,12 +687,4 @@ func (run *wfRun) heartbeat() time.Duration {
 // the run and the gate's sequence number in it.
 func TokenKey(runID string, gate int) string {
 	return fmt.Sprintf("%s%s.%d", state.WorkflowPrefix, runID, gate)
-}
-
-// randomHex is n random bytes in hex (outside workflows, or in a side
-// effect).
-func randomHex(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return hex.EncodeToString(b)
 }
