@@ -169,6 +169,17 @@ func (p *bgProc) stop(sig syscall.Signal) {
 	}
 }
 
+// await waits up to 3 minutes for the process to end, else fails the test
+// saying what did not end, with the process's log.
+func (p *bgProc) await(t *testing.T, what string) {
+	t.Helper()
+	select {
+	case <-p.done:
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("%s:\n%s", what, p.log.String())
+	}
+}
+
 func (p *bgProc) exited() bool {
 	select {
 	case <-p.done:
@@ -474,11 +485,7 @@ func testPinnedSteps(t *testing.T, s *devServer, bin string) {
 		t.Fatalf("train ran with no worker on its queue:\n%s\n%s", ranLog(), c.log.String())
 	}
 	gpu := startWorker(t, bin, s.addr(), "pinned-gpu", dir)
-	select {
-	case <-c.done:
-	case <-time.After(3 * time.Minute):
-		t.Fatalf("the run did not end:\n%s", c.log.String())
-	}
+	c.await(t, "the run did not end")
 	if out := c.log.String(); c.err != nil || !strings.Contains(out, `"reported\n"`) {
 		t.Fatalf("the run: %v\n%s", c.err, out)
 	}
@@ -591,11 +598,7 @@ func testWorkerKilled(t *testing.T, s *devServer, bin string) {
 	first := pidOf(t, filepath.Join(dir, "pid"))
 	os.Remove(filepath.Join(dir, "pid"))
 	rest := killWorker(t, ws, first)
-	select {
-	case <-c.done:
-	case <-time.After(3 * time.Minute):
-		t.Fatalf("the run did not end:\n%s", c.log.String())
-	}
+	c.await(t, "the run did not end")
 	out := c.log.String()
 	if c.err != nil || !strings.Contains(out, `"after\n"`) {
 		t.Fatalf("the run: %v\n%s", c.err, out)
@@ -643,11 +646,7 @@ func testWorkerKilledAfterDispatch(t *testing.T, s *devServer, bin string) {
 	// The heartbeat that tells of the request goes out within a second.
 	time.Sleep(2 * time.Second)
 	killWorker(t, ws, pid)
-	select {
-	case <-c.done:
-	case <-time.After(3 * time.Minute):
-		t.Fatalf("the run did not end:\n%s", c.log.String())
-	}
+	c.await(t, "the run did not end")
 	out := c.log.String()
 	if c.err != nil || !strings.Contains(out, "Step 'send' lost its worker") {
 		t.Fatalf("the run: %v\n%s", c.err, out)
@@ -1127,11 +1126,7 @@ func testServerRestart(t *testing.T, cli, bin string) {
 	}
 	s.p.stop(syscall.SIGTERM)
 	s.start()
-	select {
-	case <-c.done:
-	case <-time.After(3 * time.Minute):
-		t.Fatalf("the run in its step did not end:\n%s", c.log.String())
-	}
+	c.await(t, "the run in its step did not end")
 	if got := c.log.String(); c.err != nil || !strings.Contains(got, `"after slept\n\n"`) {
 		t.Errorf("the run in its step across the restart: %v\n%s", c.err, got)
 	}
